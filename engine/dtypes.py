@@ -1,0 +1,100 @@
+"""Result dtypes of mixed operations (type promotion).
+
+The rules are torch's, which paddle shares for tensor-with-Python-scalar
+operations: operands are ranked as dimensioned tensors, zero-dimensional
+tensors and Python scalars; the highest rank decides the dtype unless a lower
+rank brings a higher category (bool < integer < floating), in which case the
+two are promoted.  A Python float counts as the default float dtype, a Python
+int as int64.  ``strict`` gives paddle's tensor-with-tensor rule: two tensors of
+different dtypes combine only when both are floating.
+"""
+from __future__ import annotations
+
+from .backend import DTYPES, bool_, default_float, int64, xp
+
+DIM, ZERO_DIM, SCALAR = 0, 1, 2
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
+
+
+class PromotionError(TypeError):
+    """Raised (through the dialect) when strict promotion refuses two dtypes."""
+
+    def __init__(self, a, b):
+        super().__init__(a, b)
+        self.dtypes = (a, b)
+
+
+def category(dtype) -> int:
+    return _CATEGORY[dtype.kind]
+
+
+def promote_types(a, b):
+    """torch.promote_types: numpy's table except that int with float gives the float."""
+    if a == b:
+        return a
+    ca, cb = _CATEGORY[a.kind], _CATEGORY[b.kind]
+    if ca != cb:
+        if ca == 0:
+            return b
+        if cb == 0:
+            return a
+        return a if ca > cb else b
+    return xp.promote_types(a, b)
+
+
+def scalar_dtype(value):
+    t = type(value)
+    if t is bool:
+        return bool_
+    if t is int:
+        return int64
+    if t is float:
+        return default_float
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None:
+        return xp.dtype(dtype)
+    raise TypeError(f"unsupported operand type {t.__name__}")
+
+
+def _combine(higher, lower):
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if higher.kind == "f":
+        return higher
+    if higher.kind == "b" or lower.kind == "f":
+        return promote_types(higher, lower)
+    return higher
+
+
+_cache: dict = {}
+
+
+def result_type(operands, strict: bool = False):
+    """operands: sequence of (dtype, rank) with rank DIM, ZERO_DIM or SCALAR."""
+    key = (tuple(operands), strict)
+    hit = _cache.get(key)
+    if hit is not None:
+        return hit
+    best = [None, None, None]
+    tensors = []
+    for dtype, rank in operands:
+        best[rank] = dtype if best[rank] is None else promote_types(best[rank], dtype)
+        if rank != SCALAR:
+            tensors.append(dtype)
+    if strict:
+        for other in tensors[1:]:
+            first = tensors[0]
+            if other != first and not (first.kind == "f" and other.kind == "f"):
+                raise PromotionError(first, other)
+    out = _combine(best[DIM], _combine(best[ZERO_DIM], best[SCALAR]))
+    _cache[key] = out
+    return out
+
+
+def to_dtype(name_or_dtype):
+    """A neutral dtype from a numpy dtype or one of the names in DTYPES."""
+    if isinstance(name_or_dtype, str):
+        return DTYPES[name_or_dtype]
+    return xp.dtype(name_or_dtype)

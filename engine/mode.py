@@ -1,0 +1,63 @@
+"""Grad mode: a per-thread flag read on every op's fast path."""
+from __future__ import annotations
+
+import functools
+import threading
+
+
+class _State(threading.local):
+    def __init__(self) -> None:
+        self.enabled = True
+
+
+state = _State()
+
+
+def is_grad_enabled() -> bool:
+    return state.enabled
+
+
+def set_grad_enabled_flag(mode: bool) -> None:
+    state.enabled = bool(mode)
+
+
+class GradMode:
+    """Context manager and decorator that sets grad mode for its extent."""
+
+    mode = True
+
+    def __init__(self, mode: bool | None = None) -> None:
+        if mode is not None:
+            self.mode = bool(mode)
+        self._prev: list[bool] = []
+
+    def __enter__(self):
+        self._prev.append(state.enabled)
+        state.enabled = self.mode
+        return None
+
+    def __exit__(self, *exc) -> bool:
+        state.enabled = self._prev.pop()
+        return False
+
+    def __call__(self, fn):
+        mode = self.mode
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            prev = state.enabled
+            state.enabled = mode
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                state.enabled = prev
+
+        return wrapper
+
+
+class no_grad(GradMode):
+    mode = False
+
+
+class enable_grad(GradMode):
+    mode = True

@@ -1,0 +1,74 @@
+"""The op table: one OpDef per recorded op, one Spec per tested op.
+
+Each family module (elementwise, reduce, linalg, shape, index, creation)
+defines its ops with ``defop`` and lists how to test them with ``spec``; the
+property tests in tests/test_ops.py are generated from ``SPECS``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+class OpDef:
+    """A recorded op: its neutral name and its vector-Jacobian product.
+
+    ``vjp(node, g)`` returns one gradient (a Tensor or None) per input of the
+    op, written with engine ops so that it can itself be recorded.
+    ``vjp`` None marks the op as not differentiable: no node is recorded.
+    """
+
+    __slots__ = ("name", "vjp")
+
+    def __init__(self, name: str, vjp: Callable | None) -> None:
+        self.name = name
+        self.vjp = vjp
+
+    def __repr__(self) -> str:
+        return f"OpDef({self.name!r})"
+
+
+OPS: dict[str, OpDef] = {}
+
+
+def defop(name: str, vjp: Callable | None = None) -> OpDef:
+    op = OpDef(name, vjp)
+    OPS[name] = op
+    return op
+
+
+@dataclass
+class Spec:
+    """How the property tests exercise one public engine function.
+
+    ``make(draw, st, hnp)`` draws the call: it returns (arrays, kwargs), where
+    ``arrays`` are float64 numpy arrays passed positionally as tensors.
+    ``grad_args`` are the positions to differentiate (default: all arrays).
+    ``ref`` is a numpy reference for the forward value, called like ``fn``.
+    ``differentiable=False`` marks an op whose gradient is zero or undefined.
+    """
+
+    name: str
+    fn: Callable
+    make: Callable
+    ref: Callable | None = None
+    differentiable: bool = True
+    grad_args: tuple | None = None
+    second_order: bool = True
+    atol: float = 1e-6
+    rtol: float = 1e-5
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+SPECS: list[Spec] = []
+
+
+def spec(name: str, fn: Callable, make: Callable, **kw) -> Spec:
+    s = Spec(name, fn, make, **kw)
+    SPECS.append(s)
+    return s
+
+
+def load_all() -> None:
+    """Import every family so that OPS and SPECS are complete."""
+    from . import creation, elementwise, index, linalg, reduce, shape  # noqa: F401

@@ -1,0 +1,79 @@
+"""Linear algebra: matmul is the primitive; dot, mm, mv, bmm, outer are checked views of it."""
+from __future__ import annotations
+
+from ..backend import xp
+from ..tensor import record
+from . import defop, spec
+from .elementwise import as_out
+from .shape import reshape, swapaxes
+from .testing import array
+
+
+def _matmul_vjp(n, g):
+    x, y = n.saved
+    xd, yd = x.data.ndim, y.data.ndim
+    gx = gy = None
+    # promote 1-D operands to matrices, as matmul does, then undo it
+    x2 = reshape(x, (1,) + x.data.shape) if xd == 1 else x
+    y2 = reshape(y, y.data.shape + (1,)) if yd == 1 else y
+    g2 = g
+    if xd == 1 and yd == 1:
+        g2 = reshape(g, (1, 1))
+    elif xd == 1:
+        g2 = reshape(g, g.data.shape[:-1] + (1, g.data.shape[-1]))
+    elif yd == 1:
+        g2 = reshape(g, g.data.shape + (1,))
+    if n.parents[0] is not None:
+        gx = matmul(g2, swapaxes(y2, -1, -2))
+        if xd == 1:
+            gx = reshape(gx, gx.data.shape[:-2] + (gx.data.shape[-1],))
+    if n.parents[1] is not None:
+        gy = matmul(swapaxes(x2, -1, -2), g2)
+        if yd == 1:
+            gy = reshape(gy, gy.data.shape[:-1])
+    return gx, gy
+
+
+_matmul = defop("matmul", _matmul_vjp)
+
+
+def matmul(x, y):
+    a, b = x.data, y.data
+    if a.ndim == 0 or b.ndim == 0:
+        raise x.dialect.invalid("matmul", "both arguments to matmul need to be at least 1D")
+    if a.dtype != b.dtype:
+        from .elementwise import operands
+        a, b, _ = operands(x, y, "matmul")
+    ka = a.shape[-1]
+    kb = b.shape[-2] if b.ndim > 1 else b.shape[0]
+    if ka != kb:
+        raise x.dialect.invalid("matmul", f"shapes {tuple(a.shape)} and {tuple(b.shape)} "
+                                "cannot be multiplied")
+    try:
+        out = xp.matmul(a, b)
+    except ValueError:
+        raise x.dialect.invalid("matmul", f"batch shapes of {tuple(a.shape)} and "
+                                f"{tuple(b.shape)} do not broadcast") from None
+    # the rule needs 1-D-ness and batch broadcasting: the scheduler's sum_to
+    # folds broadcast batch dims of the gradient back.
+    return record(_matmul, as_out(out), (x, y), (x, y))
+
+
+def dot(x, y):
+    """Inner product of two vectors (0-d result)."""
+    return matmul(x, y)
+
+
+def _make_matmul(draw, st, hnp):
+    m, k, n = (draw(st.integers(1, 3)) for _ in range(3))
+    kind = draw(st.sampled_from(["vv", "mv", "vm", "mm", "bmm", "bcast"]))
+    batch = (draw(st.integers(1, 3)),)
+    shapes = {
+        "vv": ((k,), (k,)), "mv": ((m, k), (k,)), "vm": ((k,), (k, n)),
+        "mm": ((m, k), (k, n)), "bmm": (batch + (m, k), batch + (k, n)),
+        "bcast": (batch + (m, k), (k, n)),
+    }[kind]
+    return [array(draw, st, hnp, s) for s in shapes], {}
+
+
+spec("matmul", matmul, _make_matmul, ref=xp.matmul)

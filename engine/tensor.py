@@ -1,0 +1,175 @@
+"""Tensor and Node: the data structures of the graph, with no math in them."""
+from __future__ import annotations
+
+import itertools
+
+from .dialect import DEFAULT
+from .mode import state
+
+_seq = itertools.count()
+
+
+class Tensor:
+    """An array, its gradient, and the node that made it (None for a leaf).
+
+    ``version`` is a one-element list shared by tensors that share storage
+    (detach, .data), created lazily: None means "version 0, never shared".
+    Frontends subclass this with ``__slots__ = ()`` and add their own methods.
+    """
+
+    __slots__ = ("data", "grad", "node", "requires_grad", "_version", "_hooks",
+                 "retains_grad", "__weakref__")
+    dialect = DEFAULT
+
+    def __init__(self, data, requires_grad: bool = False) -> None:
+        self.data = data
+        self.grad = None
+        self.node = None
+        self.requires_grad = False
+        self._version = None
+        self._hooks = None
+        self.retains_grad = False
+        if requires_grad:
+            self.set_requires_grad(True)
+
+    # -- construction without __init__, for the hot path
+    @classmethod
+    def wrap(cls, data):
+        t = object.__new__(cls)
+        t.data = data
+        t.grad = None
+        t.node = None
+        t.requires_grad = False
+        t._version = None
+        t._hooks = None
+        t.retains_grad = False
+        return t
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.node is None
+
+    @property
+    def version(self) -> int:
+        v = self._version
+        return 0 if v is None else v[0]
+
+    def bump_version(self) -> None:
+        """Record an in-place change of the data."""
+        if self._version is None:
+            self._version = [1]
+        else:
+            self._version[0] += 1
+
+    def shared_version(self) -> list:
+        if self._version is None:
+            self._version = [0]
+        return self._version
+
+    def set_requires_grad(self, flag: bool) -> None:
+        if flag and self.data.dtype.kind != "f":
+            raise self.dialect.int_requires_grad(self.data.dtype)
+        self.requires_grad = bool(flag)
+
+    def detach(self):
+        """A new leaf sharing data and version counter, outside any graph."""
+        t = type(self).wrap(self.data)
+        t._version = self.shared_version()
+        return t
+
+    @property
+    def shape(self) -> tuple:
+        return self.data.shape
+
+    @property
+    def dtype(self):
+        return self.data.dtype
+
+    @property
+    def ndim(self) -> int:
+        return self.data.ndim
+
+
+class Node:
+    """One recorded op: how to send a gradient from its output to its inputs.
+
+    parents[i] is the Node that made input i, the input itself when it is a
+    leaf that requires grad, or None when input i needs no gradient.
+    """
+
+    __slots__ = ("op", "parents", "saved", "versions", "shapes", "dtypes", "attrs",
+                 "out_data", "out_cls", "seq", "released", "hooks", "__weakref__")
+
+    def __init__(self, op, parents, shapes, dtypes, saved, attrs, out_cls) -> None:
+        self.op = op
+        self.parents = parents
+        self.shapes = shapes
+        self.dtypes = dtypes
+        self.saved = saved
+        self.versions = None
+        self.attrs = attrs
+        self.out_data = None
+        self.out_cls = out_cls
+        self.seq = next(_seq)
+        self.released = False
+        self.hooks = None
+
+    @property
+    def name(self) -> str:
+        return self.op.name
+
+    def output(self):
+        """The op's output as a tensor in the graph (for rules that use it)."""
+        t = self.out_cls.wrap(self.out_data)
+        t.node = self
+        t.requires_grad = True
+        return t
+
+    def release(self) -> None:
+        self.saved = None
+        self.out_data = None
+        self.released = True
+
+
+def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None):
+    """Wrap ``out_data`` as the result of ``op`` applied to ``inputs``.
+
+    A node is made only when grad mode is on and some tensor input requires
+    grad; otherwise the result is a plain leaf.
+    """
+    if cls is None:
+        for x in inputs:
+            if isinstance(x, Tensor):
+                cls = type(x)
+                break
+    t = cls.wrap(out_data)
+    if not state.enabled or op.vjp is None:
+        return t
+    needs = False
+    for x in inputs:
+        if isinstance(x, Tensor) and x.requires_grad:
+            needs = True
+            break
+    if not needs:
+        return t
+    parents = []
+    shapes = []
+    dtypes = []
+    for x in inputs:
+        if isinstance(x, Tensor) and x.requires_grad:
+            parents.append(x.node or x)
+            shapes.append(x.data.shape)
+            dtypes.append(x.data.dtype)
+        else:
+            parents.append(None)
+            shapes.append(None)
+            dtypes.append(None)
+    node = Node(op, tuple(parents), tuple(shapes), tuple(dtypes), saved, attrs, cls)
+    if saved:
+        node.versions = tuple(s._version[0] if isinstance(s, Tensor) and s._version
+                              else 0 for s in saved)
+    if save_out:
+        node.out_data = out_data
+    t.node = node
+    t.requires_grad = True
+    return t
