@@ -48,8 +48,12 @@ class Dialect:
     def promotion(self, a, b) -> Exception:
         return TypeError(f"cannot combine dtypes {a} and {b}")
 
-    def invalid(self, op: str, message: str) -> Exception:
-        """Any other bad argument to an op; ``message`` is neutral text."""
+    def invalid(self, op: str, message: str, **info) -> Exception:
+        """Any other bad argument to an op.
+
+        ``message`` is neutral text; ``info`` holds the facts (shapes, dims,
+        dtypes) so a frontend can word the error exactly as its framework does.
+        """
         return RuntimeError(f"{op}: {message}")
 
 

@@ -40,7 +40,8 @@ _matmul = defop("matmul", _matmul_vjp)
 def matmul(x, y):
     a, b = x.data, y.data
     if a.ndim == 0 or b.ndim == 0:
-        raise x.dialect.invalid("matmul", "both arguments to matmul need to be at least 1D")
+        raise x.dialect.invalid("matmul", "both arguments to matmul need to be at least 1D",
+                                a_shape=a.shape, b_shape=b.shape)
     if a.dtype != b.dtype:
         from .elementwise import operands
         a, b, _ = operands(x, y, "matmul")
@@ -48,12 +49,13 @@ def matmul(x, y):
     kb = b.shape[-2] if b.ndim > 1 else b.shape[0]
     if ka != kb:
         raise x.dialect.invalid("matmul", f"shapes {tuple(a.shape)} and {tuple(b.shape)} "
-                                "cannot be multiplied")
+                                "cannot be multiplied", a_shape=a.shape, b_shape=b.shape)
     try:
         out = xp.matmul(a, b)
     except ValueError:
         raise x.dialect.invalid("matmul", f"batch shapes of {tuple(a.shape)} and "
-                                f"{tuple(b.shape)} do not broadcast") from None
+                                f"{tuple(b.shape)} do not broadcast",
+                                a_shape=a.shape, b_shape=b.shape) from None
     # the rule needs 1-D-ness and batch broadcasting: the scheduler's sum_to
     # folds broadcast batch dims of the gradient back.
     return record(_matmul, as_out(out), (x, y), (x, y))

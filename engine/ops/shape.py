@@ -34,7 +34,8 @@ def broadcast_to(x, shape):
         out = xp.broadcast_to(x.data, shape)
     except ValueError:
         raise x.dialect.invalid(
-            "broadcast_to", f"cannot expand shape {tuple(x.data.shape)} to {shape}") from None
+            "broadcast_to", f"cannot expand shape {tuple(x.data.shape)} to {shape}",
+            in_shape=x.data.shape, shape=shape) from None
     return record(_broadcast_to, out, (x,))
 
 
@@ -49,8 +50,8 @@ def reshape(x, shape):
         out = x.data.reshape(shape)
     except ValueError:
         raise x.dialect.invalid(
-            "reshape", f"shape {list(shape)} is invalid for input of size {x.data.size}"
-        ) from None
+            "reshape", f"shape {list(shape)} is invalid for input of size {x.data.size}",
+            shape=shape, size=x.data.size) from None
     return record(_reshape, out, (x,))
 
 
