@@ -1,0 +1,1 @@
+"""The PaddlePaddle dialect of janusgrad."""

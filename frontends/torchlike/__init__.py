@@ -1,0 +1,1 @@
+"""The PyTorch dialect of janusgrad."""
