@@ -42,6 +42,10 @@ class Dialect:
     def int_requires_grad(self, dtype) -> Exception:
         return RuntimeError("only floating point tensors can require gradients")
 
+    def inplace_on_leaf(self, view: bool) -> Exception:
+        """An in-place change of a leaf that requires grad (``view``: through indexing)."""
+        return RuntimeError("a leaf tensor that requires grad is used in an in-place operation")
+
     def broadcast(self, a_shape, b_shape, dim: int) -> Exception:
         return ValueError(f"shapes {tuple(a_shape)} and {tuple(b_shape)} do not broadcast")
 

@@ -1,0 +1,115 @@
+"""In-place changes of a tensor: written into its array, recorded in the graph.
+
+An in-place op is computed out of place and its result written back into the
+tensor's own array (so every alias of that array sees it); when the change is
+recorded, the tensor becomes the output of the op's node, as in torch.  Every
+change bumps the version counter that saved tensors are checked against.
+"""
+from __future__ import annotations
+
+from .backend import xp
+from .mode import state
+from .ops import defop
+from .tensor import Tensor, record
+
+
+def _records(x, others) -> bool:
+    if not state.enabled:
+        return False
+    if x.requires_grad:
+        return True
+    return any(isinstance(o, Tensor) and o.requires_grad for o in others)
+
+
+def _check_leaf(x, view: bool) -> None:
+    if x.requires_grad and x.node is None:
+        raise x.dialect.inplace_on_leaf(view)
+
+
+def _snapshot(x):
+    """x's current value as a graph tensor of its own, safe from the coming write."""
+    t = type(x).wrap(x.data.copy())
+    t.node = x.node
+    t.requires_grad = x.requires_grad
+    return t
+
+
+def _write(x, result) -> None:
+    data = result.data
+    if data.shape != x.data.shape:
+        raise x.dialect.invalid(
+            "inplace", f"output with shape {list(x.data.shape)} doesn't match the broadcast "
+            f"shape {list(data.shape)}", target_shape=x.data.shape, result_shape=data.shape)
+    if data.dtype != x.data.dtype and not xp.can_cast(data.dtype, x.data.dtype, "same_kind"):
+        raise x.dialect.invalid(
+            "inplace", f"result type {data.dtype} can't be cast to the desired output type "
+            f"{x.data.dtype}", result_dtype=data.dtype, target_dtype=x.data.dtype)
+    x.data[...] = data
+    x.bump_version()
+
+
+def _adopt(x, result) -> None:
+    """Make ``x`` the output of ``result``'s node (its history is rebased)."""
+    x.node = result.node
+    x.requires_grad = result.requires_grad
+
+
+def update(x, fn, *args):
+    """x <- fn(x, *args), in place.  Returns x."""
+    if not _records(x, args):
+        result = fn(x, *args)
+        _write(x, result)
+        return x
+    _check_leaf(x, view=False)
+    old = _snapshot(x)
+    result = fn(old, *[old if a is x else a for a in args])
+    _write(x, result)
+    _adopt(x, result)
+    return x
+
+
+def _array_key(key):
+    if isinstance(key, tuple):
+        return tuple(k.data if isinstance(k, Tensor) else k for k in key)
+    return key.data if isinstance(key, Tensor) else key
+
+
+def _setitem_vjp(n, g):
+    from .ops.elementwise import where_
+    from .ops.index import getitem
+    key, mask = n.attrs
+    gx = where_(type(g).wrap(mask), 0.0, g) if n.parents[0] is not None else None
+    gv = getitem(g, key) if n.parents[1] is not None else None
+    return gx, gv
+
+
+_setitem = defop("setitem", _setitem_vjp)
+
+
+def setitem(x, key, value):
+    """x[key] = value, in place (``value`` a Tensor or a scalar)."""
+    akey = _array_key(key)
+    v = value.data if isinstance(value, Tensor) else value
+    if not _records(x, (value,)):
+        x.data[akey] = v
+        x.bump_version()
+        return x
+    _check_leaf(x, view=True)
+    old = _snapshot(x)
+    out = old.data.copy()
+    out[akey] = v
+    mask = xp.zeros(out.shape, dtype=bool)
+    mask[akey] = True
+    result = record(_setitem, out, (old, value), attrs=(akey, mask), cls=type(x))
+    x.data[...] = out
+    x.bump_version()
+    _adopt(x, result)
+    return x
+
+
+def fill(x, value):
+    return setitem(x, Ellipsis, value)
+
+
+def zero(x):
+    return setitem(x, Ellipsis, 0)
