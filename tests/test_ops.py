@@ -9,13 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import find, given
-from hypothesis.errors import NoSuchExample
 from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
 from hypothesis.extra import numpy as hnp
 
 import engine
 from engine import OPS, SPECS, Tensor
-from engine.mode import no_grad
 
 from .gradcheck import check_first_order, check_second_order
 

@@ -6,8 +6,9 @@ property tests in tests/test_ops.py are generated from ``SPECS``.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 
 class OpDef:
