@@ -1,0 +1,253 @@
+"""Run an unmodified script with a framework's import name served by a shim.
+
+``run("train.py", [...], public="torch", shim="torchlike")`` makes ``import torch``
+(and ``import torch.nn.functional as F``, ``from torch import autograd`` ...) give
+the shim's modules for the duration of the script, then runs the script the way
+``python train.py`` would.  Anything the shim lacks fails with an error that
+names it: ``NotImplementedError: torchlike does not implement torch.fft.rfft``.
+
+This module knows no framework: callers pass both names.
+"""
+from __future__ import annotations
+
+import builtins
+import importlib
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+import types
+
+
+class NotImplementedByShim(NotImplementedError, AttributeError):
+    """A public API the shim does not provide.
+
+    Printed as plain ``NotImplementedError``; also an AttributeError so that
+    ``hasattr`` and ``getattr(mod, name, default)`` keep working on shim modules.
+    """
+
+
+NotImplementedByShim.__name__ = NotImplementedByShim.__qualname__ = "NotImplementedError"
+NotImplementedByShim.__module__ = "builtins"
+
+
+def missing(shim: str, qualname: str) -> NotImplementedByShim:
+    return NotImplementedByShim(f"{shim} does not implement {qualname}")
+
+
+def _is_public(name: str) -> bool:
+    return not name.startswith("_")
+
+
+def _shim_module_name(shim: str, public_module: str) -> str:
+    """``torch.nn`` -> ``torchlike.nn`` (the first dotted part is the public root)."""
+    root, dot, rest = public_module.partition(".")
+    return shim + dot + rest
+
+
+def _import_if_module(name: str):
+    """The module ``name`` if it exists, None if it (or a parent) does not."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name is not None and (name == e.name or name.startswith(e.name + ".")):
+            return None
+        raise  # the module exists but something it imports is missing
+
+
+def module_getattr(shim: str, public_module: str):
+    """A PEP 562 module ``__getattr__`` for a shim module.
+
+    A missing public name that is a submodule of the shim is imported (as the
+    real framework imports its submodules eagerly); any other public name
+    raises ``missing``; dunder and private names raise a plain AttributeError,
+    since the import machinery and tools probe those routinely.
+    """
+    shim_module = _shim_module_name(shim, public_module)
+
+    def __getattr__(name: str):
+        if _is_public(name):
+            sub = _import_if_module(f"{shim_module}.{name}")
+            if sub is not None:
+                return sub
+            raise missing(shim, f"{public_module}.{name}")
+        raise AttributeError(f"module {public_module!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
+def _stub_module(shim: str, public_name: str) -> types.ModuleType:
+    """A package that stands for a public submodule the shim does not have:
+    importing it works, using anything in it raises ``missing``."""
+    stub = types.ModuleType(public_name, f"Placeholder: {shim} does not implement {public_name}.")
+    stub.__path__ = []  # a package, so that deeper `import a.b.c` reaches the finder
+
+    def __getattr__(name: str):
+        if _is_public(name):
+            raise missing(shim, f"{public_name}.{name}")
+        raise AttributeError(f"module {public_name!r} has no attribute {name!r}")
+
+    stub.__getattr__ = __getattr__
+    return stub
+
+
+def _in_from_import() -> bool:
+    """Whether the import in progress serves ``from package import name``.
+
+    There ``name`` may be a function rather than a submodule, so a missing
+    one must fail rather than become a placeholder module.
+    """
+    f = sys._getframe(2)  # the importlib frame that called find_spec
+    while f is not None and f.f_code.co_filename.startswith("<frozen importlib"):
+        if f.f_code.co_name == "_handle_fromlist":
+            return True
+        f = f.f_back
+    return False  # reached the importing code first: a plain `import a.b`
+
+
+class _AliasLoader(importlib.abc.Loader):
+    """Loads a public name as an existing module object (never a copy)."""
+
+    def __init__(self, module: types.ModuleType) -> None:
+        self.module = module
+
+    def create_module(self, spec):
+        return None  # a throwaway; exec_module swaps in the real module
+
+    def exec_module(self, module) -> None:
+        # importlib returns whatever sys.modules holds after exec_module, so the
+        # shim module keeps its own __spec__ and __name__ untouched.
+        sys.modules[module.__name__] = self.module
+
+
+class AliasFinder(importlib.abc.MetaPathFinder):
+    """Serves ``public`` and ``public.*`` from ``shim`` and ``shim.*``."""
+
+    def __init__(self, public: str, shim: str) -> None:
+        self.public = public
+        self.shim = shim
+        self.aliased: list[str] = []
+
+    def find_spec(self, fullname, path=None, target=None):
+        public = self.public
+        if fullname != public and not fullname.startswith(public + "."):
+            return None
+        module = _import_if_module(_shim_module_name(self.shim, fullname))
+        if module is None:
+            parent, _, leaf = fullname.rpartition(".")
+            if not parent or not _is_public(leaf):
+                return None  # plain ModuleNotFoundError, as for any absent module
+            if _in_from_import():
+                raise missing(self.shim, fullname)
+            module = _stub_module(self.shim, fullname)
+        elif not hasattr(module, "__path__"):
+            # Only packages get `from m import x` retried as an import of m.x, which is
+            # where a missing x is reported by name; plain modules would give ImportError.
+            module.__path__ = []
+        self.aliased.append(fullname)
+        return importlib.machinery.ModuleSpec(fullname, _AliasLoader(module), is_package=True)
+
+
+# ---------------------------------------------------------------- the runner
+_HERE = os.path.normcase(os.path.abspath(__file__))
+
+
+def _trim(tb, drop_importlib: bool):
+    """The traceback without the runner's frames (and importlib's, for a missing API)."""
+    kept = []
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        runner = os.path.normcase(filename) == _HERE
+        if not runner and not (drop_importlib and filename.startswith("<frozen importlib")):
+            kept.append(tb)
+        tb = tb.tb_next
+    out = None
+    for t in reversed(kept):
+        out = types.TracebackType(out, t.tb_frame, t.tb_lasti, t.tb_lineno)
+    return out
+
+
+def _trim_chain(exc: BaseException) -> None:
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        exc.__traceback__ = _trim(exc.__traceback__, isinstance(exc, NotImplementedByShim))
+        exc = exc.__cause__ or exc.__context__
+
+
+def _exit_code(e: SystemExit) -> int:
+    """What the interpreter would exit with for ``e`` (printing a non-int code)."""
+    code = e.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    sys.stderr.write(f"{code}\n")
+    return 1
+
+
+def _main_module(path: str) -> types.ModuleType:
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__cached__ = None
+    main.__builtins__ = builtins
+    main.__loader__ = importlib.machinery.SourceFileLoader("__main__", path)
+    main.__spec__ = None
+    main.__package__ = None
+    return main
+
+
+def run(script: str, args: list[str], public: str, shim: str, restore: bool = False) -> int:
+    """Run ``script`` as ``python script args...`` with ``import public`` giving ``shim``.
+
+    Returns the exit code.  With ``restore`` (for in-process callers) sys.argv,
+    sys.path, sys.modules and the import hook are put back afterwards; the command
+    line leaves them, since threads and atexit handlers may still import.
+    """
+    path = os.path.abspath(script)
+    try:
+        with open(path, "rb") as f:
+            source = f.read()
+    except OSError as e:
+        sys.stderr.write(f"python -m {shim}: can't open file {path!r}: "
+                         f"[Errno {e.errno}] {e.strerror}\n")
+        return 2
+
+    finder = AliasFinder(public, shim)
+    saved_argv, saved_path = sys.argv, sys.path[:]
+    saved_main = sys.modules.get("__main__")
+    main = _main_module(path)
+    sys.argv = [script, *args]
+    # like `python script.py`: the script's own folder first, not the caller's cwd
+    folder = os.path.dirname(os.path.realpath(path))
+    if not getattr(sys.flags, "safe_path", False):
+        if sys.path and not restore:
+            sys.path[0] = folder  # `python -m` put the caller's cwd there
+        else:
+            sys.path.insert(0, folder)
+    sys.meta_path.insert(0, finder)
+    sys.modules["__main__"] = main
+    try:
+        code = compile(source, path, "exec", dont_inherit=True)
+        exec(code, main.__dict__)
+        return 0
+    except SystemExit as e:
+        return _exit_code(e)
+    except Exception as e:
+        _trim_chain(e)
+        sys.excepthook(type(e), e, e.__traceback__)
+        return 1
+    finally:
+        if restore:
+            _restore(finder, saved_main, saved_argv, saved_path)
+
+
+def _restore(finder, saved_main, saved_argv, saved_path) -> None:
+    if finder in sys.meta_path:
+        sys.meta_path.remove(finder)
+    for name in finder.aliased:
+        sys.modules.pop(name, None)
+    if saved_main is not None:
+        sys.modules["__main__"] = saved_main
+    sys.argv = saved_argv
+    sys.path[:] = saved_path
