@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..backend import xp
+from ..dtypes import DIM, PromotionError, result_type
 from ..tensor import record
 from . import defop, spec
 from .testing import array, small_shape
@@ -9,6 +10,22 @@ from .testing import array, small_shape
 
 def _norm_axis(axis, ndim):
     return axis + ndim if axis < 0 else axis
+
+
+def checked_axis(x, op: str, axis: int, ndim: int | None = None) -> int:
+    """``axis`` made non-negative; out of range raises ``invalid("axis", ...)``.
+
+    The facts are ``op``, ``axis`` (as given) and ``ndim``; frontends word the
+    framework's "dimension out of range" error from them.
+    """
+    if ndim is None:
+        ndim = x.data.ndim
+    n = ndim if ndim else 1  # a 0-d tensor accepts axis 0 and -1, as in torch
+    if not -n <= axis < n:
+        raise x.dialect.invalid(
+            "axis", f"axis {axis} is out of range for {ndim} dimensions (op {op})",
+            op=op, axis=axis, ndim=ndim)
+    return axis + n if axis < 0 else axis
 
 
 # ---------------------------------------------------------------- sum_to <-> broadcast_to
@@ -27,7 +44,12 @@ def sum_to(x, shape):
 
 
 def broadcast_to(x, shape):
+    """Broadcast ``x`` to ``shape``; an entry -1 keeps the (right-aligned) size of x."""
     shape = tuple(shape)
+    if -1 in shape:
+        lead = len(shape) - x.data.ndim
+        shape = tuple(x.data.shape[i - lead] if s == -1 and i >= lead else s
+                      for i, s in enumerate(shape))
     if x.data.shape == shape:
         return x
     try:
@@ -41,6 +63,7 @@ def broadcast_to(x, shape):
 
 _sum_to = defop("sum_to", lambda n, g: (broadcast_to(g, n.shapes[0]),))
 _broadcast_to = defop("broadcast_to", lambda n, g: (sum_to(g, n.shapes[0]),))
+expand = broadcast_to
 
 
 # ---------------------------------------------------------------- reshape family
@@ -74,7 +97,8 @@ def squeeze(x, axis=None):
     if axis is None:
         new = tuple(d for d in s if d != 1)
     else:
-        axes = {_norm_axis(a, len(s)) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))}
+        axis = axis if isinstance(axis, (tuple, list)) else (axis,)
+        axes = {_norm_axis(a, len(s)) for a in axis}
         new = tuple(d for i, d in enumerate(s) if not (i in axes and d == 1))
     return reshape(x, new)
 
@@ -109,6 +133,192 @@ def swapaxes(x, a, b):
     a, b = _norm_axis(a, x.data.ndim), _norm_axis(b, x.data.ndim)
     axes[a], axes[b] = axes[b], axes[a]
     return transpose(x, axes)
+
+
+def moveaxis(x, source, destination):
+    """numpy.moveaxis: ints or sequences of ints."""
+    nd = x.data.ndim
+    src = source if isinstance(source, (tuple, list)) else (source,)
+    dst = destination if isinstance(destination, (tuple, list)) else (destination,)
+    src = [checked_axis(x, "moveaxis", a) for a in src]
+    dst = [checked_axis(x, "moveaxis", a) for a in dst]
+    order = [a for a in range(nd) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return transpose(x, order)
+
+
+# ---------------------------------------------------------------- flip, tile
+def _axes_tuple(x, op, axes):
+    if axes is None:
+        return tuple(range(x.data.ndim))
+    if isinstance(axes, (tuple, list)):
+        return tuple(checked_axis(x, op, a) for a in axes)
+    return (checked_axis(x, op, axes),)
+
+
+def flip(x, axes=None):
+    """Reverse the order of elements along ``axes`` (all axes for None)."""
+    axes = _axes_tuple(x, "flip", axes)
+    return record(_flip, xp.flip(x.data, axes), (x,), attrs=axes)
+
+
+_flip = defop("flip", lambda n, g: (flip(g, n.attrs),))
+
+
+def tile(x, reps):
+    """numpy.tile: repeat the whole of ``x`` ``reps[i]`` times along each axis."""
+    reps = (reps,) if isinstance(reps, int) else tuple(int(r) for r in reps)
+    if any(r < 0 for r in reps):
+        raise x.dialect.invalid("tile", f"repeats must be non-negative, got {list(reps)}",
+                                reps=reps)
+    return record(_tile, xp.tile(x.data, reps), (x,), attrs=reps)
+
+
+def _tile_vjp(n, g):
+    # view g as (r0, s0, r1, s1, ...) and sum the repeat axes away
+    in_shape = n.shapes[0]
+    d = max(len(in_shape), len(n.attrs))
+    s = (1,) * (d - len(in_shape)) + tuple(in_shape)
+    r = (1,) * (d - len(n.attrs)) + n.attrs
+    inter = []
+    for ri, si in zip(r, s):
+        inter += [ri, si]
+    from .reduce import sum as rsum
+    return (reshape(rsum(reshape(g, inter), axis=tuple(range(0, 2 * d, 2))), in_shape),)
+
+
+_tile = defop("tile", _tile_vjp)
+
+
+# ---------------------------------------------------------------- narrow <-> unnarrow
+def narrow(x, axis, start, length):
+    """The slice ``start:start+length`` of ``x`` along ``axis`` (a view)."""
+    axis = checked_axis(x, "narrow", axis)
+    key = (slice(None),) * axis + (slice(start, start + length),)
+    return record(_narrow, x.data[key], (x,), attrs=(axis, start))
+
+
+def _unnarrow(g, shape, axis, start):
+    """The adjoint of narrow: ``g`` placed into zeros of ``shape``."""
+    out = xp.zeros(shape, dtype=g.data.dtype)
+    length = g.data.shape[axis]
+    out[(slice(None),) * axis + (slice(start, start + length),)] = g.data
+    return record(_unnarrow_op, out, (g,), attrs=(axis, start))
+
+
+_narrow = defop("narrow", lambda n, g: (_unnarrow(g, n.shapes[0], *n.attrs),))
+_unnarrow_op = defop("unnarrow", lambda n, g: (narrow(g, n.attrs[0], n.attrs[1],
+                                                      n.shapes[0][n.attrs[0]]),))
+
+
+def split(x, sizes, axis=0):
+    """Pieces of ``x`` along ``axis`` with the given sizes (which must add up)."""
+    if not x.data.ndim:
+        raise x.dialect.invalid("split", "split expects at least a 1-dimensional tensor",
+                                ndim=0)
+    axis = checked_axis(x, "split", axis)
+    total = x.data.shape[axis]
+    sizes = [int(s) for s in sizes]
+    if sum(sizes) != total or any(s < 0 for s in sizes):
+        raise x.dialect.invalid(
+            "split", f"split sizes {sizes} do not add up to {total} along axis {axis}",
+            sizes=sizes, size=total, axis=axis)
+    out, start = [], 0
+    for s in sizes:
+        out.append(narrow(x, axis, start, s))
+        start += s
+    return out
+
+
+# ---------------------------------------------------------------- concatenate, stack
+def _joint_arrays(tensors, op):
+    """The arrays of ``tensors`` cast to their common dtype, and the tensor class."""
+    cls = type(tensors[0])
+    arrays = [t.data for t in tensors]
+    dt = arrays[0].dtype
+    if any(a.dtype != dt for a in arrays):
+        try:
+            dt = result_type(tuple((a.dtype, DIM) for a in arrays), cls.dialect.strict_promotion)
+        except PromotionError as e:
+            raise cls.dialect.promotion(*e.dtypes) from None
+        arrays = [a if a.dtype == dt else a.astype(dt) for a in arrays]
+    return arrays, cls
+
+
+def concatenate(tensors, axis=0):
+    """Join tensors along an existing axis; dtypes promote as in binary ops."""
+    tensors = list(tensors)
+    if not tensors:
+        raise tensors_required("concatenate")
+    first = tensors[0]
+    nd = first.data.ndim
+    if nd == 0:
+        raise first.dialect.invalid("concatenate", "zero-dimensional tensors cannot be "
+                                    "concatenated", index=0)
+    axis = checked_axis(first, "concatenate", axis)
+    ref = first.data.shape
+    for i, t in enumerate(tensors[1:], 1):
+        s = t.data.shape
+        if len(s) != nd:
+            raise first.dialect.invalid(
+                "concatenate", f"tensors must have the same number of dimensions: got {nd} "
+                f"and {len(s)}", a_ndim=nd, b_ndim=len(s), index=i)
+        for d in range(nd):
+            if d != axis and s[d] != ref[d]:
+                raise first.dialect.invalid(
+                    "concatenate", f"sizes of tensors must match except in axis {axis}: "
+                    f"expected size {ref[d]} but got size {s[d]} for tensor number {i}",
+                    axis=axis, dim=d, expected=ref[d], got=s[d], index=i,
+                    a_shape=ref, b_shape=s)
+    arrays, cls = _joint_arrays(tensors, "concatenate")
+    out = xp.concatenate(arrays, axis=axis)
+    sizes = tuple(a.shape[axis] for a in arrays)
+    return record(_concatenate, out, tuple(tensors), attrs=(axis, sizes), cls=cls)
+
+
+def tensors_required(op):
+    return RuntimeError(f"{op}: expected a non-empty sequence of tensors")
+
+
+def _concatenate_vjp(n, g):
+    axis, sizes = n.attrs
+    grads, start = [], 0
+    for p, s in zip(n.parents, sizes):
+        grads.append(narrow(g, axis, start, s) if p is not None else None)
+        start += s
+    return tuple(grads)
+
+
+_concatenate = defop("concatenate", _concatenate_vjp)
+
+
+def stack(tensors, axis=0):
+    """Join equally shaped tensors along a new axis."""
+    tensors = list(tensors)
+    if not tensors:
+        raise tensors_required("stack")
+    first = tensors[0]
+    ref = first.data.shape
+    axis = checked_axis(first, "stack", axis, len(ref) + 1)
+    for i, t in enumerate(tensors[1:], 1):
+        if t.data.shape != ref:
+            raise first.dialect.invalid(
+                "stack", f"stack expects each tensor to be equal size, but got {list(ref)} "
+                f"at entry 0 and {list(t.data.shape)} at entry {i}",
+                a_shape=ref, b_shape=t.data.shape, index=i)
+    arrays, cls = _joint_arrays(tensors, "stack")
+    return record(_stack, xp.stack(arrays, axis=axis), tuple(tensors), attrs=axis, cls=cls)
+
+
+def _stack_vjp(n, g):
+    axis = n.attrs
+    shape = g.data.shape[:axis] + g.data.shape[axis + 1:]
+    return tuple(reshape(narrow(g, axis, i, 1), shape) if p is not None else None
+                 for i, p in enumerate(n.parents))
+
+
+_stack = defop("stack", _stack_vjp)
 
 
 # ---------------------------------------------------------------- specs
@@ -155,3 +365,121 @@ spec("squeeze", squeeze, lambda d, st, hnp: ([array(d, st, hnp, d(st.sampled_fro
     [(1, 3), (3, 1, 2), (1,), (), (2, 1, 1)])))], {}), ref=lambda a: a.squeeze())
 spec("flatten", flatten, lambda d, st, hnp: ([_one_array(d, st, hnp)[0]], {}),
      ref=lambda a: a.reshape(-1))
+
+
+def _make_concat(draw, st, hnp):
+    shape = list(small_shape(draw, hnp, min_dims=1))
+    axis = draw(st.integers(-len(shape), len(shape) - 1))
+    arrays = []
+    for _ in range(draw(st.integers(1, 3))):
+        shape[axis] = draw(st.integers(1, 3))
+        arrays.append(array(draw, st, hnp, tuple(shape)))
+    return arrays, {"axis": axis}
+
+
+def _make_stack(draw, st, hnp):
+    shape = small_shape(draw, hnp)
+    arrays = [array(draw, st, hnp, shape) for _ in range(draw(st.integers(1, 3)))]
+    return arrays, {"axis": draw(st.integers(-len(shape) - 1, len(shape)))}
+
+
+def _make_split(draw, st, hnp):
+    shape = small_shape(draw, hnp, min_dims=1)
+    a = array(draw, st, hnp, shape)
+    axis = draw(st.integers(-len(shape), len(shape) - 1))
+    total = shape[axis]
+    cuts = sorted(draw(st.lists(st.integers(0, total), max_size=3)))
+    sizes = [b - c for c, b in zip([0] + cuts, cuts + [total])]
+    return [a], {"sizes": sizes, "axis": axis}
+
+
+def _weighted_split(x, sizes, axis):
+    from .elementwise import mul
+    return concatenate([mul(p, float(i + 1)) for i, p in enumerate(split(x, sizes, axis))],
+                       axis)
+
+
+def _weighted_split_ref(a, sizes, axis):
+    parts = xp.split(a, xp.cumsum(sizes)[:-1], axis)
+    return xp.concatenate([p * (i + 1) for i, p in enumerate(parts)], axis)
+
+
+def _make_axes(draw, st, hnp):
+    a, shape = _one_array(draw, st, hnp)
+    nd = len(shape)
+    axes = draw(st.one_of(st.none(), st.lists(st.integers(-nd, nd - 1) if nd else st.just(0),
+                                              max_size=nd, unique_by=lambda v: v % max(nd, 1)
+                                              ).map(tuple)))
+    return [a], {"axes": axes}
+
+
+def _make_tile(draw, st, hnp):
+    shape = small_shape(draw, hnp, max_dims=2)
+    reps = tuple(draw(st.lists(st.integers(0, 3), max_size=3)))
+    return [array(draw, st, hnp, shape)], {"reps": reps}
+
+
+def _make_moveaxis(draw, st, hnp):
+    a, shape = _one_array(draw, st, hnp)
+    nd = len(shape)
+    k = draw(st.integers(0, nd))
+    src = tuple(draw(st.permutations(range(nd)))[:k])
+    dst = tuple(draw(st.permutations(range(nd)))[:k])
+    return [a], {"source": src, "destination": dst}
+
+
+def _make_narrow(draw, st, hnp):
+    a, shape = _one_array(draw, st, hnp)
+    if not shape:
+        a, shape = a.reshape(1), (1,)
+    axis = draw(st.integers(0, len(shape) - 1))
+    start = draw(st.integers(0, shape[axis]))
+    return [a], {"axis": axis, "start": start,
+                 "length": draw(st.integers(0, shape[axis] - start))}
+
+
+def _make_unnarrow(draw, st, hnp):
+    a, shape = _one_array(draw, st, hnp)
+    if not shape:
+        a, shape = a.reshape(1), (1,)
+    axis = draw(st.integers(0, len(shape) - 1))
+    big = list(shape)
+    extra = draw(st.integers(0, 2))
+    big[axis] += extra
+    return [a], {"shape": tuple(big), "axis": axis, "start": draw(st.integers(0, extra))}
+
+
+def _unnarrow_ref(a, shape, axis, start):
+    out = xp.zeros(shape)
+    out[(slice(None),) * axis + (slice(start, start + a.shape[axis]),)] = a
+    return out
+
+
+def _make_expand(draw, st, hnp):
+    [a], kw = _make_broadcast(draw, st, hnp)
+    shape = list(kw["shape"])
+    lead = len(shape) - a.ndim
+    for i in range(a.ndim):
+        if a.shape[i] == shape[lead + i] and draw(st.booleans()):
+            shape[lead + i] = -1
+    return [a], {"shape": tuple(shape)}
+
+
+def _expand_ref(a, shape):
+    lead = len(shape) - a.ndim
+    return xp.broadcast_to(a, tuple(a.shape[i - lead] if s == -1 else s
+                                    for i, s in enumerate(shape)))
+
+
+spec("expand", expand, _make_expand, ref=_expand_ref)
+spec("concatenate", lambda *ts, axis: concatenate(ts, axis), _make_concat,
+     ref=lambda *arrs, axis: xp.concatenate(arrs, axis))
+spec("stack", lambda *ts, axis: stack(ts, axis), _make_stack,
+     ref=lambda *arrs, axis: xp.stack(arrs, axis))
+spec("split", _weighted_split, _make_split, ref=_weighted_split_ref)
+spec("narrow", narrow, _make_narrow, ref=lambda a, axis, start, length: a[
+    (slice(None),) * axis + (slice(start, start + length),)])
+spec("unnarrow", _unnarrow, _make_unnarrow, ref=_unnarrow_ref)
+spec("flip", flip, _make_axes, ref=lambda a, axes: xp.flip(a, axes))
+spec("tile", tile, _make_tile, ref=xp.tile)
+spec("moveaxis", moveaxis, _make_moveaxis, ref=xp.moveaxis)
