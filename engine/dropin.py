@@ -97,7 +97,9 @@ def _in_from_import() -> bool:
     There ``name`` may be a function rather than a submodule, so a missing
     one must fail rather than become a placeholder module.
     """
-    f = sys._getframe(2)  # the importlib frame that called find_spec
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_filename == __file__:
+        f = f.f_back  # up to the importlib frame that called the finder
     while f is not None and f.f_code.co_filename.startswith("<frozen importlib"):
         if f.f_code.co_name == "_handle_fromlist":
             return True
@@ -130,8 +132,25 @@ class AliasFinder(importlib.abc.MetaPathFinder):
 
     def find_spec(self, fullname, path=None, target=None):
         public = self.public
-        if fullname != public and not fullname.startswith(public + "."):
-            return None
+        if fullname == public or fullname.startswith(public + "."):
+            return self._alias(fullname)
+        if fullname.startswith(self.shim + ".") and _in_from_import():
+            # `from public import x` on a shim module asks for shim.x (the module's
+            # real name) once x is not an attribute: name the public API if it is absent.
+            if _is_public(fullname.rpartition(".")[2]) and not self._found_elsewhere(
+                    fullname, path, target):
+                raise missing(self.shim, public + fullname[len(self.shim):])
+        return None
+
+    def _found_elsewhere(self, fullname, path, target) -> bool:
+        for finder in sys.meta_path:
+            find_spec = getattr(finder, "find_spec", None)
+            if finder is not self and find_spec is not None and \
+                    find_spec(fullname, path, target) is not None:
+                return True
+        return False
+
+    def _alias(self, fullname):
         module = _import_if_module(_shim_module_name(self.shim, fullname))
         if module is None:
             parent, _, leaf = fullname.rpartition(".")
