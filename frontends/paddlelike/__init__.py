@@ -1,1 +1,178 @@
-"""The PaddlePaddle dialect of janusgrad."""
+"""The PaddlePaddle 3.3.1 dialect of janusgrad: ``import paddlelike as paddle``."""
+# ruff: noqa: F401  (this module re-exports the public paddle namespace)
+from __future__ import annotations
+
+from engine.dropin import module_getattr as _module_getattr
+from engine.mode import is_grad_enabled
+
+from . import autograd, nn
+from .autograd import enable_grad, no_grad, set_grad_enabled
+from .creation import (
+    arange,
+    empty,
+    empty_like,
+    eye,
+    full,
+    full_like,
+    linspace,
+    normal,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    seed,
+    standard_normal,
+    to_tensor,
+    uniform,
+    zeros,
+    zeros_like,
+)
+from .meta import DATATYPES, CPUPlace, DataType, Place, Size
+from .ops import (
+    abs,
+    acos,
+    add,
+    allclose,
+    amax,
+    amin,
+    argmax,
+    argmin,
+    asin,
+    atan,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    bmm,
+    broadcast_to,
+    cast,
+    ceil,
+    chunk,
+    clip,
+    clone,
+    concat,
+    cos,
+    cosh,
+    cumsum,
+    divide,
+    dot,
+    equal,
+    equal_all,
+    exp,
+    expand,
+    expand_as,
+    expm1,
+    flatten,
+    flip,
+    floor,
+    floor_divide,
+    floor_mod,
+    gather,
+    greater_equal,
+    greater_than,
+    index_select,
+    is_tensor,
+    isclose,
+    isfinite,
+    isinf,
+    isnan,
+    less_equal,
+    less_than,
+    log,
+    log1p,
+    log2,
+    log10,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    logsumexp,
+    masked_select,
+    matmul,
+    max,
+    maximum,
+    mean,
+    min,
+    minimum,
+    mm,
+    mod,
+    multiply,
+    mv,
+    neg,
+    norm,
+    not_equal,
+    numel,
+    outer,
+    pow,
+    prod,
+    reciprocal,
+    remainder,
+    reshape,
+    round,
+    rsqrt,
+    scale,
+    sigmoid,
+    sign,
+    sin,
+    sinh,
+    split,
+    sqrt,
+    square,
+    squeeze,
+    stack,
+    std,
+    subtract,
+    sum,
+    t,
+    take_along_axis,
+    tan,
+    tanh,
+    tile,
+    transpose,
+    unsqueeze,
+    var,
+    where,
+)
+from .printing import set_printoptions
+from .tensor import Tensor
+
+bool = DATATYPES["bool"]  # noqa: A001
+uint8 = DATATYPES["uint8"]
+int8 = DATATYPES["int8"]
+int16 = DATATYPES["int16"]
+int32 = DATATYPES["int32"]
+int64 = DATATYPES["int64"]
+float16 = DATATYPES["float16"]
+float32 = DATATYPES["float32"]
+float64 = DATATYPES["float64"]
+dtype = DataType
+
+grad_mode_names = ("no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled")
+
+
+def get_default_dtype() -> str:
+    return "float32"
+
+
+def in_dynamic_mode() -> bool:
+    return True
+
+
+def set_device(device: str = "cpu") -> Place:
+    return CPUPlace()
+
+
+def get_device() -> str:
+    return "cpu"
+
+
+def is_compiled_with_cuda() -> bool:
+    return False
+
+
+__getattr__ = _module_getattr("paddlelike", "paddle")
+
+__all__ = [n for n in dir() if not n.startswith("_")] + ["is_grad_enabled"]

@@ -1,0 +1,153 @@
+"""Tensors from data and paddle's factories (``shape=[...]`` lists, ``dtype`` strings)."""
+from __future__ import annotations
+
+import warnings
+
+from engine.backend import default_float, int64
+from engine.ops import creation as C
+from engine.ops import elementwise as E
+from engine.tensor import Tensor as _EngineTensor
+
+from .meta import to_np
+from .ops import _eng, _ints
+from .tensor import Tensor
+
+
+def _flagged(t, stop_gradient: bool):
+    if not stop_gradient:
+        t.requires_grad = True
+    return t
+
+
+def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True):
+    """paddle.to_tensor: Python ints -> int64, floats -> float32, numpy arrays keep dtype."""
+    np_dtype = to_np(dtype)
+    if isinstance(data, _EngineTensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.clone().detach(), rather than "
+                      "paddle.to_tensor(sourceTensor).", UserWarning, stacklevel=2)
+        arr = data.data.copy() if np_dtype is None else data.data.astype(np_dtype)
+    else:
+        arr = C.infer_array(data, np_dtype)
+    return _flagged(Tensor.wrap(arr), stop_gradient)
+
+
+def _float_dtype(dtype):
+    return default_float if dtype is None else to_np(dtype)
+
+
+def _factory(engine_name: str, paddle_name: str):
+    engine_fn = _eng("creation", engine_name)
+
+    def fn(shape, dtype=None, name=None, *, requires_grad=False, **kwargs):
+        t = engine_fn(Tensor, _ints(shape), _float_dtype(dtype))
+        return _flagged(t, not requires_grad)
+
+    fn.__name__ = fn.__qualname__ = paddle_name
+    return fn
+
+
+zeros = _factory("zeros", "zeros")
+ones = _factory("ones", "ones")
+empty = _factory("empty", "empty")
+
+
+def rand(shape, dtype=None, name=None, **kwargs):
+    return Tensor.wrap(C.default_generator.random(_ints(shape), _float_dtype(dtype)))
+
+
+def randn(shape, dtype=None, name=None, **kwargs):
+    return Tensor.wrap(C.default_generator.normal(_ints(shape), dtype=_float_dtype(dtype)))
+
+
+def standard_normal(shape, dtype=None, name=None):
+    return randn(shape, dtype)
+
+
+def normal(mean=0.0, std=1.0, shape=None, name=None):
+    if isinstance(mean, _EngineTensor) or isinstance(std, _EngineTensor):
+        ref = mean if isinstance(mean, _EngineTensor) else std
+        noise = randn(ref.data.shape, dtype=None)
+        return E.add(E.mul(noise, std), mean)
+    return Tensor.wrap(C.default_generator.normal(_ints(shape), mean, std, default_float))
+
+
+def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):  # noqa: A002
+    return Tensor.wrap(C.default_generator.uniform(_ints(shape), min, max,
+                                                   _float_dtype(dtype)))
+
+
+def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
+    if high is None:
+        low, high = 0, low
+    np_dtype = int64 if dtype is None else to_np(dtype)
+    return Tensor.wrap(C.default_generator.integers(low, high, _ints(shape), np_dtype))
+
+
+def seed(seed: int):
+    C.default_generator.seed(seed)
+    return C.default_generator
+
+
+def full(shape, fill_value, dtype=None, name=None, **kwargs):
+    if isinstance(fill_value, _EngineTensor):
+        fill_value = fill_value.item()
+    if dtype is None:
+        np_dtype = to_np("bool") if isinstance(fill_value, bool) else default_float
+    else:
+        np_dtype = to_np(dtype)
+    return _eng("creation", "full")(Tensor, _ints(shape), fill_value, np_dtype)
+
+
+def _like(fn_name: str):
+    def fn(x, dtype=None, name=None, **kwargs):
+        np_dtype = x.data.dtype if dtype is None else to_np(dtype)
+        return _eng("creation", fn_name)(Tensor, x.data.shape, np_dtype)
+
+    fn.__name__ = fn.__qualname__ = fn_name + "_like"
+    return fn
+
+
+zeros_like = _like("zeros")
+ones_like = _like("ones")
+empty_like = _like("empty")
+
+
+def full_like(x, fill_value, dtype=None, name=None, **kwargs):
+    np_dtype = x.data.dtype if dtype is None else to_np(dtype)
+    return _eng("creation", "full")(Tensor, x.data.shape, fill_value, np_dtype)
+
+
+def rand_like(input, name=None, *, dtype=None, **kwargs):  # noqa: A002
+    return rand(input.data.shape, input.data.dtype if dtype is None else dtype)
+
+
+def randn_like(x, dtype=None, name=None, **kwargs):
+    return randn(x.data.shape, x.data.dtype if dtype is None else dtype)
+
+
+def _number(v):
+    return v.item() if isinstance(v, _EngineTensor) else v
+
+
+def arange(start=0, end=None, step=1, dtype=None, name=None, **kwargs):
+    start, end, step = _number(start), _number(end), _number(step)
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        floats = any(isinstance(v, float) for v in (start, end, step))
+        np_dtype = default_float if floats else int64
+    else:
+        np_dtype = to_np(dtype)
+    return _eng("creation", "arange")(Tensor, start, end, step, np_dtype)
+
+
+def linspace(start, stop, num, dtype=None, name=None, **kwargs):
+    return _eng("creation", "linspace")(Tensor, _number(start), _number(stop), int(_number(num)),
+                                        _float_dtype(dtype))
+
+
+def eye(num_rows, num_columns=None, dtype=None, name=None, **kwargs):
+    return _eng("creation", "eye")(Tensor, int(_number(num_rows)),
+                                   None if num_columns is None else int(_number(num_columns)),
+                                   _float_dtype(dtype))

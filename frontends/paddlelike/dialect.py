@@ -1,0 +1,197 @@
+"""How paddle 3.3.1 words errors, and its autograd policy flags.
+
+The texts, types and ``(at /paddle/...)`` locations are the ones paddle
+3.3.1 prints; paddle ends its enforce messages with a newline.  Tensor names
+in messages (``generated_tensor_N``) come from a counter of paddle's own and
+cannot match paddle's numbering exactly; ours counts errors that need one.
+"""
+from __future__ import annotations
+
+import itertools
+
+from engine.dialect import Dialect
+
+from .meta import of_np
+
+_names = itertools.count()
+
+_HINT_WRAPPERS = (
+    "[Hint: Expected node->IsTensorWrappersCleared() != true, but received "
+    "node->IsTensorWrappersCleared():1 == true:1.] (at /paddle/paddle/fluid/eager/backward.cc:204)"
+)
+_BROADCAST_HINT = (
+    "x_dims_array[i] == y_dims_array[i] || (x_dims_array[i] <= 1 && x_dims_array[i] != 0) || "
+    "(y_dims_array[i] <= 1 && y_dims_array[i] != 0)"
+)
+
+# engine op name -> paddle grad node name, where the CamelCase rule does not fit
+_NODE_NAMES = {
+    "sub": "SubtractGradNode", "mul": "MultiplyGradNode", "div": "DivideGradNode",
+    "neg": "ScaleGradNode", "clamp": "ClipGradNode", "broadcast_to": "ExpandGradNode",
+    "sum_to": "SumGradNode", "getitem": "SliceGradNode", "setitem": "SetValueWithTensorGradNode",
+    "concatenate": "ConcatGradNode", "clone": "AssignGradNode", "norm": "PNormGradNode",
+    "log_softmax": "LogSoftmaxGradNode", "logsumexp": "LogsumexpGradNode",
+    "floor_divide": "FloorDivideGradNode", "remainder": "RemainderGradNode",
+    "index_select": "IndexSelectGradNode", "masked_select": "MaskedSelectGradNode",
+    "take_along_axis": "TakeAlongAxisGradNode",
+}
+
+
+def _scalar_operand(node) -> bool:
+    """True when a binary node had a Python number for one operand (paddle's scale op)."""
+    saved = node.saved
+    if saved:
+        from engine.tensor import Tensor
+        return any(not isinstance(s, Tensor) for s in saved)
+    return any(p is None for p in node.parents)
+
+
+def node_name(node) -> str:
+    """paddle's name for the grad node of an engine node (``MultiplyGradNode`` ...)."""
+    op = node.op.name
+    if op in ("add", "sub", "mul") and _scalar_operand(node):
+        return "ScaleGradNode"
+    if op == "div" and node.saved and not hasattr(node.saved[1], "data"):
+        return "DivScaleGradNode"
+    if op == "pow" and node.saved and hasattr(node.saved[1], "data"):
+        return "ElementwisePowGradNode"
+    if op == "matmul" and all(s is not None and len(s) == 1 for s in node.shapes):
+        return "DotGradNode"
+    name = _NODE_NAMES.get(op)
+    if name is None:
+        name = "".join(part.capitalize() for part in op.split("_")) + "GradNode"
+    return name
+
+
+def _shape(s) -> str:
+    return "[" + ", ".join(str(int(d)) for d in s) + "]"
+
+
+def tensor_name(tensor=None) -> str:
+    prefix = "eager_tmp_" if tensor is not None and tensor.node is not None else \
+        "generated_tensor_"
+    return f"{prefix}{next(_names)}"
+
+
+class PaddleDialect(Dialect):
+    name = "paddle"
+    implicit_seed_any_shape = True
+    silent_backward_without_grad = True
+    strict_promotion = True
+    grad_requires_grad = True
+
+    def op_name(self, op: str) -> str:
+        return op
+
+    def released_graph(self, node) -> Exception:
+        return SystemError(
+            f"(Fatal) The TensorWrappers of {node_name(node)} do not exist. This may be because:\n"
+            "You calculate backward twice for the same subgraph without setting "
+            "retain_graph=True. Please set retain_graph=True in the first backward/grad call.\n"
+            f"\n  {_HINT_WRAPPERS}\n")
+
+    def seed_shape(self, index: int, grad_shape, out_shape) -> Exception:
+        return AssertionError(
+            f"Tensor shape not match, Tensor of grad_tensor [ {tensor_name()} ] with shape "
+            f"paddle.Size({_shape(grad_shape)}) mismatch Tensor [ {tensor_name()} ] with shape "
+            f"paddle.Size({_shape(out_shape)})")
+
+    def int_requires_grad(self, dtype) -> Exception:
+        # paddle accepts stop_gradient=False on integer tensors; the frontend never asks.
+        return RuntimeError("only floating point tensors can require gradients")
+
+    def broadcast(self, a_shape, b_shape, dim: int) -> Exception:
+        n = max(len(a_shape), len(b_shape))
+        pa = (1,) * (n - len(a_shape)) + tuple(a_shape)
+        pb = (1,) * (n - len(b_shape)) + tuple(b_shape)
+        # paddle reports the first mismatch from the left of the aligned shapes
+        i = next(k for k in range(n) if pa[k] != pb[k] and pa[k] != 1 and pb[k] != 1)
+        return ValueError(
+            "(InvalidArgument) Broadcast dimension mismatch. Operands could not be broadcast "
+            f"together with the shape of X = {_shape(a_shape)} and the shape of Y = "
+            f"{_shape(b_shape)}. Received [{pa[i]}] in X is not equal to [{pb[i]}] in Y at "
+            f"i:{i}.\n  [Hint: Expected {_BROADCAST_HINT} == true, but received "
+            f"{_BROADCAST_HINT}:0 != true:1.] (at /paddle/paddle/phi/kernels/funcs/"
+            "common_shape.h:72)\n")
+
+    def promotion(self, a, b) -> Exception:
+        return TypeError(
+            "(InvalidType) Type promotion only support calculations between floating-point "
+            "numbers and between complex and real numbers. But got different data type x: "
+            f"{of_np(a).name}, y: {of_np(b).name}. (at /paddle/paddle/phi/common/"
+            "type_promotion.h:220)\n")
+
+    def inplace_on_leaf(self, view: bool) -> Exception:
+        if view:
+            cond = ("egr::EagerUtils::IsLeafTensor(tensor) && "
+                    "!egr::EagerUtils::autograd_meta(&tensor)->StopGradient()")
+            return ValueError(
+                f"(InvalidArgument) Leaf Tensor ({tensor_name()}) that doesn't stop gradient "
+                f"can't use inplace strategy.\n  [Hint: Expected {cond} == false, but received "
+                f"{cond}:1 != false:0.] (at /paddle/paddle/fluid/pybind/eager_method.cc:1935)\n")
+        cond = "!autograd_meta->StopGradient() && IsLeafTensor(target)"
+        return ValueError(
+            f"(InvalidArgument) Leaf Var ({tensor_name()}) that doesn't stop gradient can't use "
+            f"inplace strategy.\n  [Hint: Expected {cond} == false, but received {cond}:1 != "
+            "false:0.] (at /paddle/paddle/fluid/eager/utils.cc:277)\n")
+
+    def invalid(self, op: str, message: str, **info) -> Exception:
+        if op == "matmul" and "a_shape" in info:
+            return matmul_error(info["a_shape"], info["b_shape"])
+        if op == "reshape" and "shape" in info:
+            return reshape_error(info.get("in_shape"), info["shape"], info["size"])
+        return ValueError(f"(InvalidArgument) {message}")
+
+
+def matmul_error(a_shape, b_shape) -> Exception:
+    """paddle's matmul shape errors: the contracted dims, then the batch dims."""
+    ia = len(a_shape) - 1
+    ib = len(b_shape) - 2 if len(b_shape) > 1 else 0
+    ka, kb = a_shape[ia], b_shape[ib]
+    if ka != kb:
+        return ValueError(
+            f"(InvalidArgument) In operator matmul, the [{ia}] dimension of Input(X) must be "
+            f"equal to the [{ib}] dimension of Input(Y). But receiving the [{ia}]dimension of "
+            f"Input(X) is [{ka}], and the [{ib}] dimension of Input(Y) is [{kb}].\n  [Hint: "
+            f"Expected K_lhs == K_rhs, but received K_lhs:{ka} != K_rhs:{kb}.] (at "
+            "/paddle/paddle/phi/infermeta/binary.cc:3087)\n")
+    xa = list(a_shape[:-2]) if len(a_shape) > 1 else []
+    yb = list(b_shape[:-2]) if len(b_shape) > 1 else []
+    n = max(len(xa), len(yb))
+    xa = [1] * (n - len(xa)) + xa
+    yb = [1] * (n - len(yb)) + yb
+    i = next((k for k in range(n) if xa[k] != yb[k] and xa[k] > 1 and yb[k] > 1), 0)
+    cond = "x_bd_dims[i] == y_bd_dims[i] || x_bd_dims[i] <= 1 || y_bd_dims[i] <= 1"
+    return ValueError(
+        f"(InvalidArgument) Input(X) and Input(Y) has error dim. X_broadcast's shape[{i}] must "
+        f"be equal to Y_broadcast's shape[{i}], or X_broadcast's shape[{i}] <= 1, or "
+        f"Y_broadcast's shape[{i}] <= 1, but received X_broadcast's shape[{i}] = "
+        f"[{xa[i] if xa else 0}]received Y_broadcast's shape[{i}] = [{yb[i] if yb else 0}].\n"
+        f"  [Hint: Expected {cond} == true, but received {cond}:0 != true:1.] (at "
+        "/paddle/paddle/phi/kernels/impl/matmul_kernel_impl.h:63)\n")
+
+
+def reshape_error(in_shape, shape, size) -> Exception:
+    """paddle's ReshapeOp errors (fixed shape, or one with a -1 to infer)."""
+    cap = 1
+    for d in shape:
+        if d != -1:
+            cap *= d
+    in_shape = _shape(in_shape) if in_shape is not None else "?"
+    if -1 in shape:
+        return ValueError(
+            "(InvalidArgument) The 'shape' attribute in ReshapeOp is invalid. The input tensor "
+            "X'size must be divisible by known capacity of 'shape'. But received X's shape = "
+            f"{in_shape}, X's size = {size}, 'shape' is {_shape(shape)}, known capacity of "
+            f"'shape' is {cap}.\n  [Hint: Expected output_shape[unk_dim_idx] * capacity == "
+            f"in_size, but received output_shape[unk_dim_idx] * capacity:{cap} != "
+            f"in_size:{size}.] (at /paddle/paddle/phi/infermeta/unary.cc:2517)\n")
+    return ValueError(
+        "(InvalidArgument) The 'shape' in ReshapeOp is invalid. The input tensor X'size must be "
+        "equal to the capacity of 'shape'. But received X's shape = "
+        f"{in_shape}, X's size = {size}, 'shape' is {_shape(shape)}, the capacity of "
+        f"'shape' is {cap}.\n  [Hint: Expected capacity == in_size, but received "
+        f"capacity:{cap} != in_size:{size}.] (at /paddle/paddle/phi/infermeta/unary.cc:2536)\n")
+
+
+DIALECT = PaddleDialect()

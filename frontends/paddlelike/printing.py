@@ -1,0 +1,114 @@
+"""repr/str of a tensor, laid out as paddle 3.3.1 prints it.
+
+Rules (observed): a header line, then the data indented by len("Tensor(").
+Each float item is formatted alone: an integral value as ``'{:.0f}.'``,
+otherwise with ``precision`` decimals (never scientific by default).  The
+common width is the longest item among the first/last ``edgeitems`` of every
+dimension (even when the tensor is not summarised); shorter items are
+left-justified, and when any such item is negative the non-negative ones get a
+leading space.  Items per line = (linewidth - indent) // (width + 2).
+"""
+from __future__ import annotations
+
+from engine.printing import shown_values
+
+from .meta import of_np
+
+
+class PrintOptions:
+    precision = 8
+    threshold = 1000
+    edgeitems = 3
+    linewidth = 80
+    sci_mode = False
+
+
+OPTIONS = PrintOptions()
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, sci_mode=None,
+                     linewidth=None) -> None:
+    for name, value in (("precision", precision), ("threshold", threshold),
+                        ("edgeitems", edgeitems), ("sci_mode", sci_mode),
+                        ("linewidth", linewidth)):
+        if value is not None:
+            setattr(OPTIONS, name, value)
+
+
+def _item(v, is_float: bool) -> str:
+    if not is_float:
+        return str(v)
+    if OPTIONS.sci_mode:
+        return f"{v:.{OPTIONS.precision}e}"
+    if v == v and v in (float("inf"), float("-inf")) or (v == v and v == int(v)):
+        return f"{v:.0f}."
+    return f"{v:.{OPTIONS.precision}f}"
+
+
+def _pad(s: str, v, width: int, signed: bool) -> str:
+    if width <= len(s):
+        return s
+    if signed and not v < 0:
+        return " " + s.ljust(width - 1)
+    return s.ljust(width)
+
+
+def _format(values, shape, summary, indent, width, signed, is_float):
+    """``values`` is the nested list for ``shape`` (with ... for cut middles)."""
+    if not shape:
+        return _pad(_item(values, is_float), values, width, signed)
+    if len(shape) == 1:
+        items = [("..." if v is ... else _pad(_item(v, is_float), v, width, signed))
+                 for v in values]
+        per_line = max(1, (OPTIONS.linewidth - indent) // (width + 2))
+        lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+    parts = ["..." if v is ... else
+             _format(v, shape[1:], summary, indent + 1, width, signed, is_float)
+             for v in values]
+    return "[" + ("," + "\n" * (len(shape) - 1) + " " * (indent + 1)).join(parts) + "]"
+
+
+def _nested(array, summary: bool):
+    """Nested Python values; the middle of long dims replaced by ``...`` when summarised."""
+    e = OPTIONS.edgeitems
+    if array.ndim == 0:
+        return array.item()
+    n = array.shape[0]
+    if summary and n > 2 * e:
+        idx = list(range(e)) + [None] + list(range(n - e, n))
+    else:
+        idx = range(n)
+    if array.ndim == 1:
+        return [... if i is None else array[i].item() for i in idx]
+    return [... if i is None else _nested(array[i], summary) for i in idx]
+
+
+def format_data(array, indent: int) -> str:
+    """The data part of the repr (what follows the header line)."""
+    shape = array.shape
+    size = array.size if shape else 0
+    summary = size > OPTIONS.threshold
+    is_float = array.dtype.kind == "f"
+    width, signed = 0, False
+    if array.size:
+        # paddle measures the width on the edge items, summarised or not
+        for v in shown_values(array, True, OPTIONS.edgeitems):
+            if not signed and v < 0:
+                signed = True
+            n = len(_item(v, is_float))
+            if n > width:
+                width = n
+    if array.size == 0:
+        return "[]" if len(shape) <= 1 or shape[0] == 0 else _format(
+            [[]] * shape[0], shape, False, indent, 0, False, is_float)
+    return _format(_nested(array, summary), shape, summary, indent, width, signed, is_float)
+
+
+def to_string(t, prefix: str = "Tensor") -> str:
+    a = t.data
+    indent = len(prefix) + 1
+    shape = "[" + ", ".join(str(d) for d in a.shape) + "]"
+    return (f"{prefix}(shape={shape}, dtype={of_np(a.dtype).name}, place=Place(cpu), "
+            f"stop_gradient={not t.requires_grad},\n{' ' * indent}"
+            f"{format_data(a, indent)})")

@@ -1,0 +1,265 @@
+"""paddlelike.Tensor: the engine tensor seen through paddle's API.
+
+Gradient flag polarity is paddle's: ``stop_gradient`` (settable on any tensor;
+on a non-leaf True cuts the graph there) is ``not requires_grad``.  Methods
+shared with the functional API are attached by ``ops.attach_methods``.
+"""
+from __future__ import annotations
+
+from engine import autograd as _autograd
+from engine import inplace as _inplace
+from engine.backend import scalar_of
+from engine.tensor import Tensor as _EngineTensor
+
+from .dialect import DIALECT, tensor_name
+from .meta import CPU, Size, of_np, to_np
+from .printing import to_string
+
+
+class GradNode:
+    """What ``Tensor.grad_fn`` returns: paddle's ``GradNodeBase`` with ``name()``."""
+
+    __slots__ = ("_node",)
+
+    def __init__(self, node) -> None:
+        self._node = node
+
+    def name(self) -> str:
+        if self._node is None:
+            return "GradNodeAccumulation"
+        from .dialect import node_name
+        return node_name(self._node)
+
+    @property
+    def next_functions(self) -> tuple:
+        if self._node is None:
+            return ()
+        out = []
+        for p in self._node.parents:
+            if p is None:
+                out.append(None)
+            elif isinstance(p, _EngineTensor):
+                out.append(GradNode(None))
+            else:
+                out.append(GradNode(p))
+        return tuple(out)
+
+    def __repr__(self) -> str:
+        return f"<paddle.base.libpaddle.GradNodeBase object at {hex(id(self))}>"
+
+
+def _check_seed(t, g) -> None:
+    gshape = g.data.shape if isinstance(g, _EngineTensor) else None
+    if gshape is not None and gshape != t.data.shape:
+        raise AssertionError(
+            f"Tensor shape not match, Tensor of grad_tensor [ {tensor_name(g)} ] with shape "
+            f"{Size(gshape)} mismatch Tensor [ {tensor_name(t)} ] with shape "
+            f"{Size(t.data.shape)}")
+
+
+class Tensor(_EngineTensor):
+    __slots__ = ()
+    dialect = DIALECT
+
+    # ---------------------------------------------------------------- flags
+    @property
+    def stop_gradient(self) -> bool:
+        return not self.requires_grad
+
+    @stop_gradient.setter
+    def stop_gradient(self, value: bool) -> None:
+        # paddle accepts integer tensors here (unlike torch)
+        self.requires_grad = not value
+
+    def requires_grad_(self, requires_grad: bool = True):
+        self.requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad_fn(self):
+        if self.node is not None:
+            return GradNode(self.node)
+        return GradNode(None) if self.requires_grad else None
+
+    @property
+    def persistable(self) -> bool:
+        return False
+
+    @property
+    def inplace_version(self) -> int:
+        return self.version
+
+    def _inplace_version(self) -> int:
+        return self.version
+
+    # ---------------------------------------------------------------- metadata
+    @property
+    def shape(self) -> Size:
+        return Size(self.data.shape)
+
+    @property
+    def dtype(self):
+        return of_np(self.data.dtype)
+
+    @property
+    def place(self):
+        return CPU
+
+    @property
+    def size(self) -> int:
+        return self.data.size
+
+    def numel(self):
+        return type(self).wrap(_as_int64(self.data.size))
+
+    def dim(self) -> int:
+        return self.data.ndim
+
+    def ndimension(self) -> int:
+        return self.data.ndim
+
+    @property
+    def T(self):  # noqa: N802 (paddle's spelling)
+        from .ops import transpose
+        return transpose(self, list(range(self.data.ndim - 1, -1, -1)))
+
+    # ---------------------------------------------------------------- autograd
+    def backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
+        if grad_tensor is not None:
+            _check_seed(self, grad_tensor)
+            grad_tensor = [grad_tensor]
+        _autograd.backward([self], grad_tensor, retain_graph=bool(retain_graph))
+
+    def clear_grad(self) -> None:
+        """paddle 3.3: zero an existing grad in place; a never-computed grad stays None."""
+        self.clear_gradient(True)
+
+    def clear_gradient(self, set_to_zero: bool = True) -> None:
+        g = self.grad
+        if g is None:
+            return
+        if set_to_zero:
+            z = g.data.copy()  # the grad array may be a read-only broadcast view
+            z[...] = 0
+            g.data = z
+            g.bump_version()
+        else:
+            self.grad = None
+
+    def detach(self):
+        return _EngineTensor.detach(self)
+
+    def detach_(self):
+        self.node = None
+        self.requires_grad = False
+        return self
+
+    def retain_grads(self) -> None:
+        self.retains_grad = True
+
+    # ---------------------------------------------------------------- conversions
+    def numpy(self):
+        return self.data.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        return self.data if dtype is None else self.data.astype(dtype)
+
+    def item(self, *args):
+        if args:
+            return self.data[args].item() if len(args) > 1 else \
+                self.data.reshape(-1)[args[0]].item()
+        if self.data.size != 1:
+            raise ValueError(
+                "(InvalidArgument) only one element tensors can be converted to Python scalars "
+                f"when no input coordinates\n  [Hint: Expected numel == 1, but received "
+                f"numel:{self.data.size} != 1:1.] (at /paddle/paddle/fluid/pybind/"
+                "eager_method.cc:1833)\n")
+        return scalar_of(self.data)
+
+    def tolist(self):
+        return self.data.tolist()
+
+    def _scalar(self, kind: str):
+        a = self.data
+        if a.ndim == 0:
+            return a.item()
+        if a.size == 1:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        raise AssertionError(f"only one element variable can be converted to {kind}.")
+
+    def __float__(self) -> float:
+        return float(self._scalar("float"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def __index__(self) -> int:
+        if self.data.dtype.kind not in "iub":
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self._scalar("int"))
+
+    def __bool__(self) -> bool:
+        if self.data.size != 1:
+            raise AssertionError("When Variable is used as the condition of if/while , "
+                                 "Variable can only contain one element.")
+        return bool(scalar_of(self.data))
+
+    def __len__(self) -> int:
+        if self.data.ndim == 0:
+            raise AssertionError("len() of a 0-D tensor is wrong")
+        return self.data.shape[0]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __format__(self, spec: str) -> str:
+        if self.data.ndim == 0:
+            return format(self.data.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return repr(self)
+
+    def __repr__(self) -> str:
+        return to_string(self)
+
+    __str__ = __repr__
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    # ---------------------------------------------------------------- writes
+    def __setitem__(self, key, value) -> None:
+        if not isinstance(value, _EngineTensor) and isinstance(value, (list, tuple)):
+            from .creation import to_tensor
+            value = to_tensor(value, dtype=of_np(self.data.dtype))
+        _inplace.setitem(self, key, value)
+
+    def set_value(self, value) -> None:
+        """Overwrite the data (no graph, no leaf check: paddle's parameter update)."""
+        from engine.backend import as_array
+        v = value.data if isinstance(value, _EngineTensor) else as_array(value)
+        if tuple(v.shape) != self.data.shape:
+            raise ValueError(
+                f"(InvalidArgument) The shape of input value {list(v.shape)} must match the "
+                f"shape of tensor {list(self.data.shape)}.")
+        self.data[...] = v
+        self.bump_version()
+
+    def zero_(self):
+        return _inplace.zero(self)
+
+    def fill_(self, value):
+        return _inplace.fill(self, value)
+
+    def astype(self, dtype):
+        from engine.ops.elementwise import cast
+        return cast(self, to_np(dtype))
+
+    cast = astype
+
+
+def _as_int64(n: int):
+    from engine.backend import as_array, int64
+    return as_array(n, int64)
