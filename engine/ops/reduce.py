@@ -1,11 +1,15 @@
-"""Reductions over all elements or over one or several axes."""
+"""Reductions over all elements or over one or several axes, and the
+axis-wise normalisations (softmax, log_softmax, cumsum) that pair with them."""
 from __future__ import annotations
 
-from ..backend import default_float, xp
+import builtins
+import math
+
+from ..backend import default_float, int64, xp
 from ..tensor import record
 from . import defop, spec
-from .elementwise import as_out, div, mul
-from .shape import broadcast_to, reshape
+from .elementwise import abs, as_out, cast, div, exp, mul, ne, pow, sign, sub, where_
+from .shape import broadcast_to, checked_axis, flip, reshape, transpose, unsqueeze
 from .testing import with_axis
 
 
@@ -18,6 +22,23 @@ def norm_axes(axis, ndim):
     return (axis + ndim if axis < 0 else axis,)
 
 
+def reduce_axes(x, op: str, axis):
+    """Checked ``norm_axes``: out-of-range axes raise ``invalid("axis")``, a repeated
+    axis ``invalid(op, ..., axis=, repeated=True)``; a 0-d tensor takes 0 and -1."""
+    nd = x.data.ndim
+    if axis is None:
+        return tuple(range(nd))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(sorted(checked_axis(x, op, a) for a in axis))
+        if len(set(axes)) != len(axes):
+            dup = next(a for a in axes if axes.count(a) > 1)
+            raise x.dialect.invalid(op, f"axis {dup} appears multiple times in the list of axes",
+                                    axis=dup, repeated=True)
+    else:
+        axes = (checked_axis(x, op, axis),)
+    return axes if nd else ()
+
+
 def expand_reduced(g, in_shape, axes, keepdims):
     """Reinsert the reduced axes of ``g`` as size-1 dims so it broadcasts to ``in_shape``."""
     if keepdims or not axes:
@@ -28,45 +49,469 @@ def expand_reduced(g, in_shape, axes, keepdims):
     return reshape(g, shape)
 
 
+def _spread(g, n, axes, keepdims):
+    """The output gradient ``g`` broadcast back over the input's shape."""
+    return broadcast_to(expand_reduced(g, n.shapes[0], axes, keepdims), n.shapes[0])
+
+
+def _kept(n, axes, keepdims):
+    """The node's output with the reduced axes kept as size-1 dims."""
+    return expand_reduced(n.output(), n.shapes[0], axes, keepdims)
+
+
+def _count(shape, axes) -> int:
+    count = 1
+    for ax in axes:
+        count *= shape[ax]
+    return count
+
+
+def _float_data(x):
+    a = x.data
+    return a if a.dtype.kind == "f" else a.astype(default_float)
+
+
+# ---------------------------------------------------------------- sum, mean
 def _sum_vjp(n, g):
     axes, keepdims = n.attrs
-    return (broadcast_to(expand_reduced(g, n.shapes[0], axes, keepdims), n.shapes[0]),)
+    return (_spread(g, n, axes, keepdims),)
 
 
 _sum = defop("sum", _sum_vjp)
 
 
 def sum(x, axis=None, keepdims=False, dtype=None):
+    """Sum over ``axis``; integer and bool inputs accumulate in int64 (as torch)."""
     a = x.data
-    axes = norm_axes(axis, a.ndim)
+    axes = reduce_axes(x, "sum", axis)
     if dtype is None and a.dtype.kind in "bui":
-        dtype = xp.dtype(xp.int64)
+        dtype = int64
     out = as_out(a.sum(axis=axes, keepdims=keepdims, dtype=dtype))
     return record(_sum, out, (x,), attrs=(axes, keepdims))
 
 
 def _mean_vjp(n, g):
     axes, keepdims, count = n.attrs
-    return (broadcast_to(expand_reduced(div(g, count), n.shapes[0], axes, keepdims),
-                         n.shapes[0]),)
+    return (_spread(div(g, count), n, axes, keepdims),)
 
 
 _mean = defop("mean", _mean_vjp)
 
 
 def mean(x, axis=None, keepdims=False):
-    a = x.data
-    if a.dtype.kind != "f":
-        a = a.astype(default_float)
-    axes = norm_axes(axis, a.ndim)
-    count = 1
-    for ax in axes:
-        count *= a.shape[ax]
-    out = as_out(a.mean(axis=axes, keepdims=keepdims))
+    a = _float_data(x)
+    axes = reduce_axes(x, "mean", axis)
+    count = _count(a.shape, axes)
+    with xp.errstate(invalid="ignore", divide="ignore"):
+        out = as_out(a.sum(axis=axes, keepdims=keepdims) / a.dtype.type(count)
+                     if count == 0 else a.mean(axis=axes, keepdims=keepdims))
     return record(_mean, out, (x,), attrs=(axes, keepdims, count))
 
 
-spec("sum", sum, with_axis(), ref=lambda a, axis, keepdims: a.sum(axis=axis, keepdims=keepdims))
-spec("mean", mean, with_axis(),
-     ref=lambda a, axis, keepdims: a.mean(axis=axis, keepdims=keepdims))
-__all__ = ["sum", "mean", "norm_axes", "expand_reduced", "mul"]
+# ---------------------------------------------------------------- prod
+def _prod_vjp(n, g):
+    axes, keepdims = n.attrs
+    x = n.saved[0]
+    return (mul(_spread(g, n, axes, keepdims), _prod_of_others(x, axes, n, keepdims)),)
+
+
+def _prod_of_others(x, axes, n, keepdims):
+    """For every element, the product of the other elements of its slice.
+
+    Never divides by a zero (nor by an element so small that the second
+    derivative's x*x would underflow), so the result and its own derivative
+    are right when the input holds zeros.
+    """
+    a = x.data
+    special = xp.abs(a) < xp.finfo(a.dtype).tiny ** 0.5
+    if not special.any():
+        return div(_kept(n, axes, keepdims), x)
+    count = special.sum(axis=axes, keepdims=True)
+    if count.max() >= 2:
+        return _prod_of_others_pairwise(x, axes)
+    # at most one special element z per slice: with it replaced by one, the product of
+    # the others is p/x; off z it is further multiplied by x_z itself.
+    safe = where_(special, 1.0, x)
+    p = prod(safe, axes, keepdims=True)
+    x_z = sum(where_(special, x, 0.0), axes, keepdims=True)
+    factor = where_(special, 1.0, where_(count == 1, x_z, 1.0))
+    return mul(div(p, safe), factor)
+
+
+def _prod_of_others_pairwise(x, axes):
+    """The product of the others by brute force: an n-by-n copy of each slice with
+    ones on its diagonal (memory n^2 per slice; used only when a slice has 2+ zeros)."""
+    nd = x.data.ndim
+    rest = [a for a in range(nd) if a not in axes]
+    order = rest + list(axes)
+    moved = transpose(x, order)
+    rest_shape = moved.data.shape[:len(rest)]
+    count = _count(x.data.shape, axes)
+    flat = reshape(moved, rest_shape + (count,))
+    square = broadcast_to(unsqueeze(flat, -2), rest_shape + (count, count))
+    others = prod(where_(xp.eye(count, dtype=bool), 1.0, square), -1)
+    inv = [0] * nd
+    for i, a in enumerate(order):
+        inv[a] = i
+    return transpose(reshape(others, moved.data.shape), inv)
+
+
+_prod = defop("prod", _prod_vjp)
+
+
+def prod(x, axis=None, keepdims=False):
+    """Product over ``axis``; integer and bool inputs accumulate in int64 (as torch)."""
+    a = x.data
+    axes = reduce_axes(x, "prod", axis)
+    dtype = int64 if a.dtype.kind in "bui" else None
+    out = as_out(a.prod(axis=axes, keepdims=keepdims, dtype=dtype))
+    return record(_prod, out, (x,), (x,), attrs=(axes, keepdims), save_out=True)
+
+
+# ---------------------------------------------------------------- amax, amin, argmax, argmin
+def _extreme_vjp(n, g):
+    # the gradient is shared evenly among the elements equal to the extreme, as in torch
+    axes, keepdims = n.attrs
+    x = n.saved[0]
+    hit = x.data == _kept(n, axes, keepdims).data
+    share = (hit / hit.sum(axis=axes, keepdims=True)).astype(x.data.dtype)
+    return (mul(_spread(g, n, axes, keepdims), type(x).wrap(share)),)
+
+
+_amax = defop("amax", _extreme_vjp)
+_amin = defop("amin", _extreme_vjp)
+
+
+def _extreme(opdef, fn, x, axis, keepdims):
+    axes = reduce_axes(x, opdef.name, axis)
+    a = x.data
+    if a.size == 0 and (not axes or _count(a.shape, axes) == 0):
+        raise x.dialect.invalid(opdef.name, "cannot reduce an empty tensor without an "
+                                "identity", shape=a.shape, axis=axis)
+    out = as_out(fn(a, axis=axes, keepdims=keepdims))
+    return record(opdef, out, (x,), (x,), attrs=(axes, keepdims), save_out=True)
+
+
+def amax(x, axis=None, keepdims=False):
+    return _extreme(_amax, xp.max, x, axis, keepdims)
+
+
+def amin(x, axis=None, keepdims=False):
+    return _extreme(_amin, xp.min, x, axis, keepdims)
+
+
+max = amax
+min = amin
+
+
+def _arg_extreme(op, fn, x, axis, keepdims):
+    a = x.data
+    if axis is not None:
+        axis = checked_axis(x, op, axis)
+        if a.ndim == 0:
+            axis = None
+    if a.size == 0:
+        raise x.dialect.invalid(op, "cannot take the index of the extreme of an empty tensor",
+                                shape=a.shape, axis=axis)
+    out = fn(a, axis=axis, keepdims=keepdims)
+    return type(x).wrap(as_out(out).astype(int64, copy=False))
+
+
+def argmax(x, axis=None, keepdims=False):
+    """Index of the first maximum (of the flattened tensor for None); int64, no gradient."""
+    return _arg_extreme("argmax", xp.argmax, x, axis, keepdims)
+
+
+def argmin(x, axis=None, keepdims=False):
+    return _arg_extreme("argmin", xp.argmin, x, axis, keepdims)
+
+
+# ---------------------------------------------------------------- var, std
+def _dof(shape, axes, correction):
+    return builtins.max(0, _count(shape, axes) - correction)
+
+
+def _centered(x, axes):
+    return sub(x, mean(x, axes, keepdims=True))
+
+
+def _var_vjp(n, g):
+    axes, keepdims, dof = n.attrs
+    scale = 2.0 / dof if dof else math.inf
+    return (mul(_spread(g, n, axes, keepdims), mul(_centered(n.saved[0], axes), scale)),)
+
+
+def _std_vjp(n, g):
+    axes, keepdims, dof = n.attrs
+    scale = dof if dof else 0.0
+    return (div(mul(_spread(g, n, axes, keepdims), _centered(n.saved[0], axes)),
+                mul(_kept(n, axes, keepdims), scale)),)
+
+
+_var = defop("var", _var_vjp)
+_std = defop("std", _std_vjp)
+
+
+def _variance(x, op, axis, correction, keepdims):
+    a = _float_data(x)
+    axes = reduce_axes(x, op, axis)
+    dof = _dof(a.shape, axes, correction)
+    with xp.errstate(invalid="ignore", divide="ignore"):
+        d = a - a.mean(axis=axes, keepdims=True)
+        v = (d * d).sum(axis=axes, keepdims=keepdims) / a.dtype.type(dof)
+    return as_out(v), axes, dof
+
+
+def var(x, axis=None, correction=1, keepdims=False):
+    """Variance with ``correction`` subtracted from the count (Bessel's for 1)."""
+    v, axes, dof = _variance(x, "var", axis, correction, keepdims)
+    return record(_var, v, (x,), (x,), attrs=(axes, keepdims, dof))
+
+
+def std(x, axis=None, correction=1, keepdims=False):
+    v, axes, dof = _variance(x, "std", axis, correction, keepdims)
+    return record(_std, as_out(xp.sqrt(v)), (x,), (x,), attrs=(axes, keepdims, dof),
+                  save_out=True)
+
+
+# ---------------------------------------------------------------- vector norms
+def _norm2_vjp(n, g):
+    # x / |x|, with 0 (not nan) where the whole slice is zero, as torch gives
+    axes, keepdims, _ = n.attrs
+    x = n.saved[0]
+    out = _kept(n, axes, keepdims)
+    safe = where_(out.data == 0, 1.0, out)
+    return (mul(_spread(g, n, axes, keepdims), div(x, safe)),)
+
+
+def _normp_vjp(n, g):
+    # sign(x) |x|^(p-1) / |x|_p^(p-1), again 0 where the slice is zero
+    axes, keepdims, p = n.attrs
+    x = n.saved[0]
+    out = _kept(n, axes, keepdims)
+    safe = where_(out.data == 0, 1.0, out)
+    mag = abs(x)
+    if p < 1:
+        mag = where_(x.data == 0, 1.0, mag)
+    local = mul(sign(x), pow(div(mag, safe), p - 1))
+    return (mul(_spread(g, n, axes, keepdims), local),)
+
+
+_norm2 = defop("norm2", _norm2_vjp)
+_normp = defop("normp", _normp_vjp)
+
+
+def norm(x, ord=2, axis=None, keepdims=False):
+    """Vector p-norm over ``axis`` (all axes for None; several axes are flattened).
+
+    ``ord`` is any real p, ``inf``/``-inf`` (max/min of |x|), 0 (count of
+    nonzeros) or ``"fro"`` (the 2-norm of the elements).
+    """
+    if x.data.dtype.kind != "f":
+        x = cast(x, xp.dtype(default_float))
+    axes = reduce_axes(x, "norm", axis)
+    if ord == "fro":
+        ord = 2
+    elif isinstance(ord, str):
+        raise x.dialect.invalid("norm", f"unsupported norm order {ord!r}", ord=ord)
+    a = x.data
+    if ord == math.inf:
+        return amax(abs(x), axes, keepdims)
+    if ord == -math.inf:
+        return amin(abs(x), axes, keepdims)
+    if ord == 0:
+        return cast(sum(ne(x, 0.0), axes, keepdims), a.dtype)
+    if ord == 1:
+        return sum(abs(x), axes, keepdims)
+    if ord == 2:
+        out = xp.sqrt((a * a).sum(axis=axes, keepdims=keepdims))
+        return record(_norm2, as_out(out), (x,), (x,), attrs=(axes, keepdims, 2),
+                      save_out=True)
+    p = float(ord)
+    with xp.errstate(divide="ignore"):
+        out = (xp.abs(a) ** p).sum(axis=axes, keepdims=keepdims) ** (1.0 / p)
+    return record(_normp, as_out(out).astype(a.dtype, copy=False), (x,), (x,),
+                  attrs=(axes, keepdims, p), save_out=True)
+
+
+# ---------------------------------------------------------------- logsumexp, softmax
+def _shifted(a, axes):
+    """a minus its max over ``axes`` (a finite shift, so that exp cannot overflow)."""
+    m = a.max(axis=axes, keepdims=True) if a.size else xp.zeros((1,) * a.ndim, a.dtype)
+    m = xp.where(xp.isfinite(m), m, 0).astype(a.dtype, copy=False)
+    return a - m, m
+
+
+def _logsumexp_vjp(n, g):
+    axes, keepdims = n.attrs
+    x = n.saved[0]
+    return (mul(_spread(g, n, axes, keepdims), exp(sub(x, _kept(n, axes, keepdims)))),)
+
+
+_logsumexp = defop("logsumexp", _logsumexp_vjp)
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    """log(sum(exp(x))) over ``axis``, computed without overflow."""
+    a = _float_data(x)
+    axes = reduce_axes(x, "logsumexp", axis)
+    s, m = _shifted(a, axes)
+    with xp.errstate(divide="ignore"):
+        out = xp.log(xp.exp(s).sum(axis=axes, keepdims=True)) + m
+    if not keepdims:
+        out = out.reshape([d for i, d in enumerate(a.shape) if i not in axes])
+    return record(_logsumexp, as_out(out), (x,), (x,), attrs=(axes, keepdims), save_out=True)
+
+
+def _softmax_vjp(n, g):
+    y = n.output()
+    return (mul(y, sub(g, sum(mul(g, y), n.attrs, keepdims=True))),)
+
+
+def _log_softmax_vjp(n, g):
+    return (sub(g, mul(exp(n.output()), sum(g, n.attrs, keepdims=True))),)
+
+
+_softmax = defop("softmax", _softmax_vjp)
+_log_softmax = defop("log_softmax", _log_softmax_vjp)
+
+
+def softmax(x, axis=None):
+    """exp(x) / sum(exp(x)) over ``axis`` (all axes for None), computed stably."""
+    a = _float_data(x)
+    axes = reduce_axes(x, "softmax", axis)
+    e = xp.exp(_shifted(a, axes)[0])
+    out = e / e.sum(axis=axes, keepdims=True)
+    return record(_softmax, as_out(out), (x,), attrs=axes, save_out=True)
+
+
+def log_softmax(x, axis=None):
+    a = _float_data(x)
+    axes = reduce_axes(x, "log_softmax", axis)
+    s = _shifted(a, axes)[0]
+    out = s - xp.log(xp.exp(s).sum(axis=axes, keepdims=True))
+    return record(_log_softmax, as_out(out), (x,), attrs=axes, save_out=True)
+
+
+# ---------------------------------------------------------------- cumsum
+_cumsum = defop("cumsum", lambda n, g: (flip(cumsum(flip(g, n.attrs), n.attrs), n.attrs),))
+
+
+def cumsum(x, axis=None):
+    """Running sum along ``axis`` (over the flattened tensor for None)."""
+    if axis is None or x.data.ndim == 0:
+        if axis is not None:
+            checked_axis(x, "cumsum", axis)
+        x = reshape(x, (-1,))
+        axis = 0
+    axis = checked_axis(x, "cumsum", axis)
+    a = x.data
+    dtype = int64 if a.dtype.kind in "bui" else None
+    return record(_cumsum, a.cumsum(axis=axis, dtype=dtype), (x,), attrs=axis)
+
+
+# ---------------------------------------------------------------- specs
+def _reduce_ref(fn):
+    return lambda a, axis=None, keepdims=False, **kw: fn(a, axis=_np_axis(axis),
+                                                        keepdims=keepdims, **kw)
+
+
+def _np_axis(axis):
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
+def _with_zeros(draw, st, hnp):
+    """An array with some exact zeros (one, or several in a slice) for prod."""
+    [a], kw = with_axis()(draw, st, hnp)
+    if a.size:
+        flat = a.reshape(-1)
+        for i in draw(st.lists(st.integers(0, a.size - 1), max_size=3)):
+            flat[i] = 0.0
+    return [a], kw
+
+
+def _var_ref(a, axis=None, correction=1, keepdims=False):
+    return a.var(axis=axis, ddof=correction, keepdims=keepdims)
+
+
+def _nontrivial(make, correction):
+    """``make`` restricted to reductions over more than ``correction`` elements."""
+    def draw_case(draw, st, hnp):
+        from hypothesis import assume
+        [a], kw = make(draw, st, hnp)
+        assume(_count(a.shape, norm_axes(kw["axis"], a.ndim)) > correction)
+        kw["correction"] = correction
+        return [a], kw
+    return draw_case
+
+
+def _norm_ref(a, ord=2, axis=None, keepdims=False):
+    axes = norm_axes(axis, a.ndim)
+    if ord == "fro":
+        ord = 2
+    b = xp.abs(a)
+    if ord == math.inf:
+        r = b.max(axis=axes, keepdims=keepdims)
+    elif ord == -math.inf:
+        r = b.min(axis=axes, keepdims=keepdims)
+    elif ord == 0:
+        r = (a != 0).sum(axis=axes, keepdims=keepdims).astype(a.dtype)
+    else:
+        r = (b ** ord).sum(axis=axes, keepdims=keepdims) ** (1.0 / ord)
+    return r
+
+
+def _norm_case(draw, st, hnp):
+    [a], kw = with_axis(distinct=True, signs=True, lo=0.2)(draw, st, hnp)
+    kw["ord"] = draw(st.sampled_from([2, "fro", 1, 3, 1.5, 0.5, -1.5, 0, math.inf, -math.inf]))
+    return [a], kw
+
+
+def _lse_ref(a, axis=None, keepdims=False):
+    axes = norm_axes(axis, a.ndim)
+    m = a.max(axis=axes, keepdims=True) if a.size else 0.0
+    r = xp.log(xp.exp(a - m).sum(axis=axes, keepdims=True)) + m
+    return r if keepdims else r.reshape([d for i, d in enumerate(a.shape) if i not in axes])
+
+
+def _softmax_ref(a, axis=None):
+    axes = norm_axes(axis, a.ndim)
+    e = xp.exp(a - a.max(axis=axes, keepdims=True))
+    return e / e.sum(axis=axes, keepdims=True)
+
+
+def _cumsum_case(draw, st, hnp):
+    [a], kw = with_axis(keepdims=False, multi=False)(draw, st, hnp)
+    return [a], kw
+
+
+def _argmax_case(draw, st, hnp):
+    return with_axis(distinct=True, multi=False)(draw, st, hnp)
+
+
+spec("sum", sum, with_axis(), ref=_reduce_ref(xp.sum))
+spec("mean", mean, with_axis(), ref=_reduce_ref(xp.mean))
+spec("prod", prod, _with_zeros, ref=_reduce_ref(xp.prod))
+# amax/amin: distinct values keep the finite differences away from ties (where the
+# derivative jumps); the second derivative there is zero and is checked as such.
+spec("amax", amax, with_axis(distinct=True), ref=_reduce_ref(xp.max))
+spec("amin", amin, with_axis(distinct=True), ref=_reduce_ref(xp.min))
+spec("argmax", argmax, _argmax_case, differentiable=False,
+     ref=lambda a, axis, keepdims: xp.argmax(a, axis=axis, keepdims=keepdims))
+spec("argmin", argmin, _argmax_case, differentiable=False,
+     ref=lambda a, axis, keepdims: xp.argmin(a, axis=axis, keepdims=keepdims))
+spec("var", var, _nontrivial(with_axis(), 1), ref=_reduce_ref(_var_ref))
+spec("var_biased", var, _nontrivial(with_axis(), 0), ref=_reduce_ref(_var_ref))
+spec("std", std, _nontrivial(with_axis(distinct=True), 1),
+     ref=_reduce_ref(lambda a, correction, **kw: xp.sqrt(_var_ref(a, correction=correction,
+                                                                   **kw))))
+spec("norm", norm, _norm_case, ref=_norm_ref)
+spec("logsumexp", logsumexp, with_axis(-5.0, 5.0), ref=_lse_ref)
+spec("softmax", softmax, with_axis(-5.0, 5.0, keepdims=False), ref=_softmax_ref)
+spec("log_softmax", log_softmax, with_axis(-5.0, 5.0, keepdims=False),
+     ref=lambda a, axis: xp.log(_softmax_ref(a, axis)))
+spec("cumsum", cumsum, _cumsum_case,
+     ref=lambda a, axis: xp.cumsum(a if a.ndim else a.reshape(1), axis=axis))
+__all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "var",
+           "std", "norm", "logsumexp", "softmax", "log_softmax", "cumsum", "norm_axes",
+           "reduce_axes", "expand_reduced", "mul"]

@@ -16,6 +16,22 @@ def array(draw, st, hnp, shape, lo=-2.0, hi=2.0, avoid=()):
     return draw(hnp.arrays(xp.float64, shape, elements=_elements(st, lo, hi, avoid)))
 
 
+def distinct_array(draw, st, hnp, shape, lo=-2.0, hi=2.0, signs=False):
+    """Pairwise distinct values in [lo, hi], at least (hi-lo)/(2n) apart (so that
+    finite differences never cross a tie of max/min/sort); ``signs`` flips random
+    signs (then the magnitudes are the distinct ones)."""
+    n = 1
+    for d in shape:
+        n *= d
+    order = xp.array(draw(st.permutations(range(n))), dtype=xp.float64) if n else xp.zeros(0)
+    jitter = draw(st.floats(0.0, 0.5))
+    values = lo + (hi - lo) * (order + jitter) / max(n, 1)
+    if signs and n:
+        flips = draw(hnp.arrays(xp.bool_, (n,)))
+        values = xp.where(flips, -values, values)
+    return values.reshape(shape)
+
+
 def small_shape(draw, hnp, min_dims=0, max_dims=3):
     return draw(hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=1, max_side=4))
 
@@ -40,11 +56,16 @@ def binary(lo=-2.0, hi=2.0, lo2=None, hi2=None, apart=0.0):
     return make
 
 
-def with_axis(lo=-2.0, hi=2.0, keepdims=True, multi=True, min_dims=0, **kwargs):
-    """One array and an ``axis`` (None, an int, or a tuple) with ``keepdims``."""
+def with_axis(lo=-2.0, hi=2.0, keepdims=True, multi=True, min_dims=0, distinct=False,
+              signs=False, **kwargs):
+    """One array and an ``axis`` (None, an int, or a tuple) with ``keepdims``;
+    ``distinct`` draws pairwise distinct values (see ``distinct_array``)."""
     def make(draw, st, hnp):
         shape = small_shape(draw, hnp, min_dims=min_dims)
-        a = array(draw, st, hnp, shape, lo, hi)
+        if distinct:
+            a = distinct_array(draw, st, hnp, shape, lo, hi, signs)
+        else:
+            a = array(draw, st, hnp, shape, lo, hi)
         nd = len(shape)
         choices = [st.none()]
         if nd:
