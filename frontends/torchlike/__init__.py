@@ -1,1 +1,71 @@
-"""The PyTorch dialect of janusgrad."""
+"""The PyTorch dialect of janusgrad: ``import torchlike as torch``."""
+from __future__ import annotations
+
+from engine.dropin import module_getattr
+from engine.mode import is_grad_enabled
+
+from . import _dtypes
+from ._creation import (
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    initial_seed,
+    linspace,
+    manual_seed,
+    normal,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from ._dtypes import (
+    bool,
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+)
+from ._functions import FUNCTIONS, is_tensor, numel
+from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from ._size import Size, device
+from ._tensor import Tensor
+
+float = _dtypes.float32  # noqa: A001 - torch.float
+double = _dtypes.float64
+half = _dtypes.float16
+short = _dtypes.int16
+int = _dtypes.int32  # noqa: A001 - torch.int
+long = _dtypes.int64
+
+globals().update(FUNCTIONS)
+
+from . import autograd, nn  # noqa: E402 - submodules use the names above
+
+__getattr__ = module_getattr("torchlike", "torch")
+
+__all__ = [
+    "Size", "Tensor", "arange", "as_tensor", "autograd", "bool", "device", "double", "dtype",
+    "empty", "empty_like", "enable_grad", "eye", "float", "float16", "float32", "float64",
+    "from_numpy", "full", "full_like", "get_default_dtype", "half", "inference_mode",
+    "initial_seed", "int", "int8", "int16", "int32", "int64", "is_grad_enabled", "is_tensor",
+    "linspace", "long", "manual_seed", "nn", "no_grad", "normal", "numel", "ones",
+    "ones_like", "rand", "rand_like", "randint", "randn", "randn_like", "set_grad_enabled",
+    "short", "tensor", "uint8", "zeros", "zeros_like", *FUNCTIONS,
+]

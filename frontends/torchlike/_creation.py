@@ -1,0 +1,183 @@
+"""Tensor factories with torch's calling conventions (``*size`` or a tuple, dtype=, ...)."""
+from __future__ import annotations
+
+from engine.backend import is_array
+from engine.tensor import Tensor as EngineTensor
+
+from . import _dtypes
+from ._ops import C, need
+from ._size import check_device
+from ._tensor import Tensor
+
+
+def _finish(t, requires_grad: bool):
+    if requires_grad:
+        t.requires_grad = True  # torch's "floating point and complex" error for ints
+    return t
+
+
+def _size(size, kw_size=None) -> tuple:
+    if kw_size is not None:
+        size = (kw_size,)
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        return tuple(int(s) for s in size[0])
+    return tuple(int(s) for s in size)
+
+
+def _float_dtype(dtype):
+    return _dtypes.to_np(_dtypes.float32 if dtype is None else dtype)
+
+
+def tensor(data, dtype=None, device=None, requires_grad: bool = False, pin_memory=False):
+    check_device(device)
+    if isinstance(data, EngineTensor):
+        array = data.data.copy() if dtype is None else data.data.astype(_dtypes.to_np(dtype))
+    else:
+        array = C.infer_array(data, _dtypes.to_np(dtype))
+    return _finish(Tensor.wrap(array), requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    check_device(device)
+    if isinstance(data, EngineTensor):
+        return data if dtype is None else data.to(dtype)
+    if is_array(data) and (dtype is None or data.dtype == _dtypes.to_np(dtype)):
+        return Tensor.wrap(data)  # shares memory, as torch does for numpy arrays
+    return tensor(data, dtype)
+
+
+def from_numpy(array):
+    return Tensor.wrap(array)
+
+
+def _factory(name: str):
+    make = need(C, name, f"torch.{name}")
+
+    def factory(*size, out=None, dtype=None, layout=None, device=None,
+                requires_grad: bool = False, pin_memory=False, memory_format=None,
+                generator=None):
+        check_device(device)
+        return _finish(make(Tensor, _size(size), _float_dtype(dtype)), requires_grad)
+
+    factory.__name__ = name
+    return factory
+
+
+zeros = _factory("zeros")
+ones = _factory("ones")
+empty = _factory("empty")
+
+
+def _rand_factory(name: str):
+    make = need(C, name, f"torch.{name}")
+
+    def factory(*size, size_=None, generator=None, out=None, dtype=None, layout=None,
+                device=None, requires_grad: bool = False, pin_memory=False, **kw):
+        check_device(device)
+        shape = _size(size, kw.pop("size", None))
+        return _finish(make(Tensor, shape, _float_dtype(dtype)), requires_grad)
+
+    factory.__name__ = name
+    return factory
+
+
+rand = _rand_factory("rand")
+randn = _rand_factory("randn")
+
+
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
+         requires_grad: bool = False):
+    check_device(device)
+    if dtype is None:
+        dtype = _dtypes.from_np(C.infer_array(fill_value).dtype)
+    return _finish(need(C, "full", "torch.full")(Tensor, _size((size,)), fill_value,
+                                                 _dtypes.to_np(dtype)), requires_grad)
+
+
+def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+           requires_grad: bool = False):
+    check_device(device)
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        floats = any(isinstance(v, float) for v in (start, end, step))
+        np_dtype = _dtypes.float32._np if floats else _dtypes.int64._np
+    else:
+        np_dtype = _dtypes.to_np(dtype)
+    return _finish(need(C, "arange", "torch.arange")(Tensor, start, end, step, np_dtype),
+                   requires_grad)
+
+
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad: bool = False):
+    check_device(device)
+    return _finish(need(C, "linspace", "torch.linspace")(Tensor, start, end, steps,
+                                                         _float_dtype(dtype)), requires_grad)
+
+
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None,
+        requires_grad: bool = False):
+    check_device(device)
+    return _finish(need(C, "eye", "torch.eye")(Tensor, n, n if m is None else m,
+                                               _float_dtype(dtype)), requires_grad)
+
+
+def randint(low, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
+            device=None, requires_grad: bool = False):
+    check_device(device)
+    if size is None:  # randint(high, size)
+        low, high, size = 0, low, high
+    np_dtype = _dtypes.int64._np if dtype is None else _dtypes.to_np(dtype)
+    return _finish(need(C, "randint", "torch.randint")(Tensor, low, high, tuple(size),
+                                                       np_dtype), requires_grad)
+
+
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None,
+           layout=None, device=None, requires_grad: bool = False):
+    check_device(device)
+    if size is None:
+        if isinstance(mean, EngineTensor) or isinstance(std, EngineTensor):
+            raise NotImplementedError("torchlike does not implement torch.normal with tensor "
+                                      "mean or std")
+        size = ()
+    return _finish(need(C, "normal", "torch.normal")(Tensor, mean, std, tuple(size),
+                                                     _float_dtype(dtype)), requires_grad)
+
+
+def _like(name: str, factory):
+    def like(input, *, dtype=None, layout=None, device=None,  # noqa: A002
+             requires_grad: bool = False, memory_format=None):
+        check_device(device)
+        d = input.dtype if dtype is None else dtype
+        return _finish(factory(Tensor, input.data.shape, _dtypes.to_np(d)), requires_grad)
+
+    like.__name__ = name
+    return like
+
+
+zeros_like = _like("zeros_like", need(C, "zeros", "torch.zeros_like"))
+ones_like = _like("ones_like", need(C, "ones", "torch.ones_like"))
+empty_like = _like("empty_like", need(C, "empty", "torch.empty_like"))
+rand_like = _like("rand_like", need(C, "rand", "torch.rand_like"))
+randn_like = _like("randn_like", need(C, "randn", "torch.randn_like"))
+
+
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None,  # noqa: A002
+              requires_grad: bool = False, memory_format=None):
+    check_device(device)
+    d = input.dtype if dtype is None else dtype
+    return _finish(need(C, "full", "torch.full_like")(Tensor, input.data.shape, fill_value,
+                                                      _dtypes.to_np(d)), requires_grad)
+
+
+def manual_seed(seed: int):
+    seeder = getattr(C, "seed", None)
+    if seeder is not None:
+        seeder(int(seed))
+    else:
+        C.default_generator.seed(int(seed))
+    return C.default_generator
+
+
+def initial_seed() -> int:
+    return C.default_generator.initial_seed

@@ -1,0 +1,144 @@
+"""TorchDialect: torch 2.13's policies and the exact wording of its errors."""
+from __future__ import annotations
+
+from engine.dialect import Dialect
+
+from ._dtypes import from_np
+
+RELEASED = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+NOT_LEAF = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+)
+# torch's C++ scalar-type names, as its kernel errors print them
+_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+            "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+            "bool": "bool"}
+
+
+def size_str(shape) -> str:
+    return f"torch.Size([{', '.join(str(n) for n in shape)}])"
+
+
+def long_name(np_dtype) -> str:
+    """'Float', 'Long' ...: how torch's errors name a dtype."""
+    return from_np(np_dtype)._long_name
+
+
+def c_name(np_dtype) -> str:
+    return _C_NAMES[str(np_dtype)]
+
+
+def _prod(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _broadcast_mismatch(a, b):
+    """(a_size, b_size, dim) of the first dimension (from the right) that does not broadcast."""
+    n = max(len(a), len(b))
+    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    for i in range(n - 1, -1, -1):
+        if pa[i] != pb[i] and 1 not in (pa[i], pb[i]):
+            return pa[i], pb[i], i
+    return None
+
+
+def _broadcast_shape(a, b):
+    n = max(len(a), len(b))
+    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    return tuple(max(x, y) for x, y in zip(pa, pb))
+
+
+def broadcast_message(a_size, b_size, dim) -> str:
+    return (f"The size of tensor a ({a_size}) must match the size of tensor b ({b_size}) "
+            f"at non-singleton dimension {dim}")
+
+
+def matmul_message(a, b) -> str:
+    """torch.matmul's error for operand shapes ``a`` and ``b`` that do not multiply."""
+    na, nb = len(a), len(b)
+    if na == 0 or nb == 0:
+        return f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D"
+    if na == 1 and nb == 1:
+        return (f"inconsistent tensor size, expected tensor [{a[0]}] and src [{b[0]}] to have "
+                f"the same number of elements, but got {a[0]} and {b[0]} elements respectively")
+    if nb == 1:  # matrix (or folded batch) times vector
+        rows = _prod(a[:-1])
+        return f"size mismatch, got input ({rows}), mat ({rows}x{a[-1]}), vec ({b[0]})"
+    if nb == 2 and na <= 2 or na >= 3 and nb == 2:
+        rows = _prod(a[:-1])
+        return f"mat1 and mat2 shapes cannot be multiplied ({rows}x{a[-1]} and {b[0]}x{b[1]})"
+    bad = _broadcast_mismatch(a[:-2], b[:-2])
+    if bad is not None:
+        return broadcast_message(*bad)
+    batch = _prod(_broadcast_shape(a[:-2], b[:-2]))
+    return (f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, "
+            f"{a[-1]}] but got: [{batch}, {b[-2]}].")
+
+
+class TorchDialect(Dialect):
+    name = "torch"
+    implicit_seed_any_shape = False
+    silent_backward_without_grad = False
+    strict_promotion = False
+    grad_requires_grad = False
+
+    def released_graph(self, node) -> Exception:
+        return RuntimeError(RELEASED)
+
+    def implicit_seed(self, tensor) -> Exception:
+        return RuntimeError("grad can be implicitly created only for scalar outputs")
+
+    def seed_shape(self, index: int, grad_shape, out_shape) -> Exception:
+        return RuntimeError(
+            f"Mismatch in shape: grad_output[{index}] has a shape of {size_str(grad_shape)} "
+            f"and output[{index}] has a shape of {size_str(out_shape)}.")
+
+    def root_without_grad(self, index: int) -> Exception:
+        return RuntimeError(
+            f"element {index} of tensors does not require grad and does not have a grad_fn")
+
+    def int_requires_grad(self, dtype) -> Exception:
+        return RuntimeError(
+            "Only Tensors of floating point and complex dtype can require gradients")
+
+    def broadcast(self, a_shape, b_shape, dim: int) -> Exception:
+        bad = _broadcast_mismatch(a_shape, b_shape)
+        if bad is None:
+            return RuntimeError(f"shapes {list(a_shape)} and {list(b_shape)} do not broadcast")
+        return RuntimeError(broadcast_message(*bad))
+
+    def promotion(self, a, b) -> Exception:
+        return TypeError(f"cannot combine dtypes {long_name(a)} and {long_name(b)}")
+
+    def inplace_on_leaf(self, view: bool) -> Exception:
+        if view:
+            return RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                                "an in-place operation.")
+        return RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                            "operation.")
+
+    def invalid(self, op: str, message: str, **info) -> Exception:
+        if op == "matmul" and "a_shape" in info:
+            return RuntimeError(matmul_message(tuple(info["a_shape"]), tuple(info["b_shape"])))
+        if op == "inplace" and "result_dtype" in info:
+            return RuntimeError(
+                f"result type {long_name(info['result_dtype'])} can't be cast to the desired "
+                f"output type {long_name(info['target_dtype'])}")
+        if op == "inplace" and "target_shape" in info:
+            return RuntimeError(
+                f"output with shape {list(info['target_shape'])} doesn't match the broadcast "
+                f"shape {list(info['result_shape'])}")
+        return RuntimeError(message)
+
+
+TORCH = TorchDialect()

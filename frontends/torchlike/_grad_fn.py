@@ -1,0 +1,113 @@
+"""grad_fn objects: views of engine nodes under torch's node class names."""
+from __future__ import annotations
+
+import weakref
+
+from engine.tensor import Node
+
+# engine op name -> torch node name, where one name fits every use of the op
+_NAMES = {
+    "add": "AddBackward0", "sub": "SubBackward0", "mul": "MulBackward0", "div": "DivBackward0",
+    "pow": "PowBackward0", "square": "PowBackward0", "remainder": "RemainderBackward0",
+    "neg": "NegBackward0", "log1p": "Log1PBackward0", "clamp": "ClampBackward1",
+    "max": "MaxBackward1", "min": "MinBackward1", "norm2": "LinalgVectorNormBackward0",
+    "normp": "LinalgVectorNormBackward0", "narrow": "SliceBackward0",
+    "reshape": "ViewBackward0", "flatten": "ViewBackward0", "transpose": "PermuteBackward0",
+    "broadcast_to": "ExpandBackward0", "expand": "ExpandBackward0",
+    "concatenate": "CatBackward0", "tile": "RepeatBackward0", "repeat": "RepeatBackward0",
+    "outer": "MulBackward0", "cast": "ToCopyBackward0", "setitem": "CopySlices",
+    "sum_to": "SumBackward1", "getitem": "IndexBackward0", "squeeze": "SqueezeBackward0",
+    "logsumexp": "LogsumexpBackward0", "log_softmax": "LogSoftmaxBackward0",
+    "masked_select": "MaskedSelectBackward0", "index_select": "IndexSelectBackward0",
+}
+
+# names decided at the call site (torch has several nodes for one engine op)
+_tags: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_classes: dict = {}
+
+
+def tag(t, name: str):
+    """Name the node that made ``t`` (when one was recorded); returns ``t``."""
+    n = t.node
+    if n is not None:
+        _tags[n] = name
+    return t
+
+
+def node_name(node) -> str:
+    name = _tags.get(node)
+    if name is not None:
+        return name
+    op = node.op.name
+    name = _NAMES.get(op)
+    if name is None:
+        name = "".join(p.capitalize() for p in op.split("_")) + "Backward0"
+        _NAMES[op] = name
+    return name
+
+
+class _NodeView:
+    """What ``tensor.grad_fn`` returns: a handle on one engine node."""
+
+    __slots__ = ("_node", "__weakref__")
+
+    def __init__(self, node) -> None:
+        self._node = node
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple:
+        out = []
+        for p in self._node.parents:
+            if p is None:
+                out.append((None, 0))
+            elif type(p) is Node:
+                out.append((view(p), 0))
+            else:
+                out.append((accumulate_view(p), 0))
+        return tuple(out)
+
+    @property
+    def metadata(self) -> dict:
+        return {}
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    def __call__(self, *grads):
+        raise NotImplementedError("torchlike does not implement calling a grad_fn")
+
+
+class AccumulateGrad(_NodeView):
+    """The sink of a grad-requiring leaf; ``variable`` is the leaf."""
+
+    __slots__ = ()
+
+    @property
+    def variable(self):
+        return self._node
+
+    @property
+    def next_functions(self) -> tuple:
+        return ()
+
+
+def _class_named(name: str) -> type:
+    cls = _classes.get(name)
+    if cls is None:
+        cls = type(name, (_NodeView,), {"__slots__": ()})
+        cls.__module__ = "torch.autograd.graph"
+        _classes[name] = cls
+    return cls
+
+
+def view(node) -> _NodeView:
+    """A grad_fn object for ``node`` (a fresh handle per access: a cache keyed by
+    the node would keep it alive)."""
+    return _class_named(node_name(node))(node)
+
+
+def accumulate_view(leaf) -> AccumulateGrad:
+    return AccumulateGrad(leaf)

@@ -1,0 +1,539 @@
+"""torchlike.Tensor: the engine tensor with torch's names, flags, errors and printing."""
+from __future__ import annotations
+
+from engine import autograd as engine_autograd
+from engine.backend import scalar_of
+from engine.mode import state
+from engine.tensor import Tensor as EngineTensor
+
+from . import _dtypes
+from ._dialect import NOT_LEAF, TORCH
+from ._grad_fn import node_name, tag, view
+from ._ops import E, I, L, R, S, inplace, need
+from ._printing import tensor_repr
+from ._size import CPU, Size, check_device
+
+_RG = EngineTensor.__dict__["requires_grad"]  # the engine's slot, under our property
+_rg_get, _rg_set = _RG.__get__, _RG.__set__
+
+
+def _set_requires_grad(self, flag) -> None:
+    if self.node is not None:
+        # the engine marks fresh op outputs; a user may only turn a leaf's flag
+        if not flag:
+            raise RuntimeError(NOT_LEAF)
+        _rg_set(self, True)
+        return
+    if flag and self.data.dtype.kind != "f":
+        raise TORCH.int_requires_grad(self.data.dtype)
+    _rg_set(self, bool(flag))
+
+
+def _dims(args, name: str = "shape"):
+    """``f(2, 3)`` and ``f((2, 3))`` / ``f([2, 3])`` / ``f(torch.Size)`` alike."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(args[0])
+    return args
+
+
+def _dim(dim, axis):
+    return axis if dim is None else dim
+
+
+def _keep(keepdim, keepdims):
+    return keepdims if keepdims is not None else keepdim
+
+
+class return_types_tuple(tuple):  # noqa: N801 - torch.return_types.<name>
+    """A (values, indices) pair printed like torch.return_types.max."""
+
+    __slots__ = ()
+    _name = "max"
+
+    @property
+    def values(self):
+        return self[0]
+
+    @property
+    def indices(self):
+        return self[1]
+
+    def __repr__(self) -> str:
+        return (f"torch.return_types.{self._name}(\nvalues={self[0]!r},\n"
+                f"indices={self[1]!r})")
+
+
+def _pair(name: str):
+    return type(name, (return_types_tuple,), {"__slots__": (), "_name": name})
+
+
+MAX_T, MIN_T, SORT_T = _pair("max"), _pair("min"), _pair("sort")
+
+
+class Tensor(EngineTensor):
+    __slots__ = ()
+    dialect = TORCH
+
+    @classmethod
+    def wrap(cls, data):
+        t = object.__new__(cls)
+        t.data = data
+        t.grad = None
+        t.node = None
+        _rg_set(t, False)
+        t._version = None
+        t._hooks = None
+        t.retains_grad = False
+        return t
+
+    def __init__(self, *args, **kwargs) -> None:
+        raise TypeError("use torch.tensor(data) to build a tensor")
+
+    # ------------------------------------------------------------ autograd
+    requires_grad = property(_rg_get, _set_requires_grad)
+
+    def requires_grad_(self, requires_grad: bool = True):
+        if self.node is not None:
+            if not requires_grad:
+                raise RuntimeError(NOT_LEAF)
+            return self
+        if requires_grad and self.data.dtype.kind != "f":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        _rg_set(self, bool(requires_grad))
+        return self
+
+    @property
+    def grad_fn(self):
+        n = self.node
+        return None if n is None else view(n)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph: bool = False,
+                 inputs=None) -> None:
+        if isinstance(inputs, EngineTensor):
+            inputs = (inputs,)
+        engine_autograd.backward((self,), None if gradient is None else (gradient,),
+                                 retain_graph, create_graph, inputs)
+
+    def detach(self):
+        return EngineTensor.detach(self)
+
+    def detach_(self):
+        self.node = None
+        _rg_set(self, False)
+        return self
+
+    def retain_grad(self) -> None:
+        raise NotImplementedError("torchlike does not implement torch.Tensor.retain_grad")
+
+    # ------------------------------------------------------------ metadata
+    @property
+    def shape(self) -> Size:
+        return Size(self.data.shape)
+
+    def size(self, dim: int | None = None):
+        if dim is None:
+            return Size(self.data.shape)
+        return self.data.shape[self._axis(dim)]
+
+    def dim(self) -> int:
+        return self.data.ndim
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return self.data.size
+
+    nelement = numel
+
+    @property
+    def dtype(self):
+        return _dtypes.from_np(self.data.dtype)
+
+    @property
+    def device(self):
+        return CPU
+
+    is_cuda = False
+
+    def is_floating_point(self) -> bool:
+        return self.data.dtype.kind == "f"
+
+    def element_size(self) -> int:
+        return self.data.dtype.itemsize
+
+    def _axis(self, dim: int) -> int:
+        n = self.data.ndim or 1
+        if not -n <= dim < n:
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-n}, {n - 1}], but got {dim})")
+        return dim + n if dim < 0 else dim
+
+    # ------------------------------------------------------------ conversion
+    def item(self):
+        a = self.data
+        if a.size != 1:
+            raise RuntimeError(f"a Tensor with {a.size} elements cannot be converted to Scalar")
+        return scalar_of(a)
+
+    def tolist(self):
+        return self.data.tolist()
+
+    def numpy(self, force: bool = False):
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return self.data
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.data
+        return a if dtype is None else a.astype(dtype)
+
+    def __float__(self) -> float:
+        if self.data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return float(scalar_of(self.data))
+
+    def __int__(self) -> int:
+        if self.data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return int(scalar_of(self.data))
+
+    def __index__(self) -> int:
+        a = self.data
+        if a.size != 1 or a.dtype.kind not in "iub":
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(scalar_of(a))
+
+    def __bool__(self) -> bool:
+        a = self.data
+        if a.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(scalar_of(a))
+
+    def __len__(self) -> int:
+        if not self.data.ndim:
+            raise TypeError("len() of a 0-d tensor")
+        return self.data.shape[0]
+
+    def __iter__(self):
+        if not self.data.ndim:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter([self[i] for i in range(self.data.shape[0])])
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __format__(self, spec: str) -> str:
+        if self.data.ndim == 0:
+            return format(self.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return repr(self)
+
+    def __repr__(self) -> str:
+        n = self.node
+        return tensor_repr(self, None if n is None else node_name(n))
+
+    __str__ = __repr__
+
+    # ------------------------------------------------------------ dtype and device moves
+    def type(self, dtype=None):
+        if dtype is None:
+            return "torch." + _dtypes.from_np(self.data.dtype)._legacy
+        return self.to(dtype)
+
+    def to(self, *args, **kwargs):
+        dtype = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, _dtypes.dtype):
+                dtype = a
+            elif isinstance(a, EngineTensor):
+                dtype = a.dtype
+            else:
+                check_device(a)
+        check_device(kwargs.get("device"))
+        if dtype is None:
+            return self
+        return _cast(self, dtype)
+
+    def cpu(self):
+        return self
+
+    def cuda(self, *args, **kwargs):
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def contiguous(self, *args):
+        return self
+
+    def float(self):
+        return _cast(self, _dtypes.float32)
+
+    def double(self):
+        return _cast(self, _dtypes.float64)
+
+    def half(self):
+        return _cast(self, _dtypes.float16)
+
+    def long(self):
+        return _cast(self, _dtypes.int64)
+
+    def int(self):
+        return _cast(self, _dtypes.int32)
+
+    def short(self):
+        return _cast(self, _dtypes.int16)
+
+    def bool(self):
+        return _cast(self, _dtypes.bool)
+
+    def byte(self):
+        return _cast(self, _dtypes.uint8)
+
+    def type_as(self, other):
+        return _cast(self, other.dtype)
+
+    def clone(self, *args, **kwargs):
+        return E.clone(self)
+
+    # ------------------------------------------------------------ operators
+    def __add__(self, other):
+        return E.add(self, other)
+
+    def __radd__(self, other):
+        return E.add(other, self)
+
+    def __sub__(self, other):
+        return E.sub(self, other)
+
+    def __rsub__(self, other):
+        return tag(E.sub(other, self), "RsubBackward1")
+
+    def __mul__(self, other):
+        return E.mul(self, other)
+
+    def __rmul__(self, other):
+        return E.mul(other, self)
+
+    def __truediv__(self, other):
+        return E.div(self, other)
+
+    def __rtruediv__(self, other):
+        return tag(E.div(other, self), "MulBackward0")
+
+    def __floordiv__(self, other):
+        return E.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return E.floor_divide(other, self)
+
+    def __mod__(self, other):
+        return E.remainder(self, other)
+
+    def __rmod__(self, other):
+        return E.remainder(other, self)
+
+    def __pow__(self, other):
+        r = E.pow(self, other)
+        return tag(r, "PowBackward1") if isinstance(other, EngineTensor) else r
+
+    def __rpow__(self, other):
+        return tag(E.pow(other, self), "PowBackward2")
+
+    def __matmul__(self, other):
+        return matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return matmul(other, self)
+
+    def __neg__(self):
+        return E.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return E.abs(self)
+
+    def __invert__(self):
+        if self.data.dtype.kind == "b":
+            return E.logical_not(self)
+        return E.bitwise_not(self)
+
+    def __and__(self, other):
+        return E.bitwise_and(self, other)
+
+    __rand__ = __and__
+
+    def __or__(self, other):
+        return E.bitwise_or(self, other)
+
+    __ror__ = __or__
+
+    def __xor__(self, other):
+        return E.bitwise_xor(self, other)
+
+    __rxor__ = __xor__
+
+    def __eq__(self, other):
+        return E.eq(self, other)
+
+    def __ne__(self, other):
+        return E.ne(self, other)
+
+    def __lt__(self, other):
+        return E.lt(self, other)
+
+    def __le__(self, other):
+        return E.le(self, other)
+
+    def __gt__(self, other):
+        return E.gt(self, other)
+
+    def __ge__(self, other):
+        return E.ge(self, other)
+
+    # in place: torch updates the tensor object itself
+    def __iadd__(self, other):
+        return inplace.update(self, E.add, other)
+
+    def __isub__(self, other):
+        return inplace.update(self, E.sub, other)
+
+    def __imul__(self, other):
+        return inplace.update(self, E.mul, other)
+
+    def __itruediv__(self, other):
+        return inplace.update(self, E.div, other)
+
+    def __ifloordiv__(self, other):
+        return inplace.update(self, E.floor_divide, other)
+
+    def __imod__(self, other):
+        return inplace.update(self, E.remainder, other)
+
+    def __ipow__(self, other):
+        return inplace.update(self, E.pow, other)
+
+    def __imatmul__(self, other):
+        return inplace.update(self, matmul, other)
+
+    def __iand__(self, other):
+        return inplace.update(self, E.bitwise_and, other)
+
+    def __ior__(self, other):
+        return inplace.update(self, E.bitwise_or, other)
+
+    def __ixor__(self, other):
+        return inplace.update(self, E.bitwise_xor, other)
+
+    # ------------------------------------------------------------ indexing
+    def __getitem__(self, key):
+        r = need(I, "getitem", "torch.Tensor.__getitem__")(self, key)
+        if r.node is not None:
+            tag(r, _index_node_name(key))
+        return r
+
+    def __setitem__(self, key, value) -> None:
+        inplace.setitem(self, key, value)
+
+    # ------------------------------------------------------------ in-place methods
+    def zero_(self):
+        return tag(inplace.zero(self), "ZeroBackward0")
+
+    def fill_(self, value):
+        return tag(inplace.fill(self, value), "FillBackward2")
+
+    def add_(self, other, alpha=None):
+        if alpha is not None:
+            other = E.mul(other, alpha)
+        return inplace.update(self, E.add, other)
+
+    def sub_(self, other, alpha=None):
+        if alpha is not None:
+            other = E.mul(other, alpha)
+        return inplace.update(self, E.sub, other)
+
+    def mul_(self, other):
+        return inplace.update(self, E.mul, other)
+
+    def div_(self, other):
+        return inplace.update(self, E.div, other)
+
+    def pow_(self, other):
+        return inplace.update(self, E.pow, other)
+
+    def clamp_(self, min=None, max=None):  # noqa: A002
+        return inplace.update(self, E.clamp, min, max)
+
+    clip_ = clamp_
+
+    def copy_(self, src, non_blocking: bool = False):
+        return inplace.setitem(self, Ellipsis, src)
+
+    # unary in-place methods are generated below from _UNARY
+
+
+# ---------------------------------------------------------------- helpers used above
+def _cast(t, dtype):
+    np_dtype = _dtypes.to_np(dtype)
+    if t.data.dtype == np_dtype:
+        return t
+    return E.cast(t, np_dtype)
+
+
+def _index_node_name(key) -> str:
+    """torch's node for ``x[key]``: the last basic step, or Index for advanced keys."""
+    parts = key if isinstance(key, tuple) else (key,)
+    last = "AliasBackward0"
+    for k in parts:
+        if k is None:
+            last = "UnsqueezeBackward0"
+        elif isinstance(k, slice):
+            last = "SliceBackward0"
+        elif k is Ellipsis:
+            continue
+        elif isinstance(k, int) and not isinstance(k, bool):
+            last = "SelectBackward0"
+        elif isinstance(k, EngineTensor) and k.data.ndim == 0 and k.data.dtype.kind in "iu":
+            last = "SelectBackward0"
+        else:
+            return "IndexBackward0"
+    return last
+
+
+def matmul(a, b):
+    """torch.matmul: no implicit promotion between the operands' dtypes."""
+    da, db = a.data.dtype, b.data.dtype
+    na, nb = a.data.ndim, b.data.ndim
+    if da != db and na and nb:
+        from ._dialect import c_name, long_name
+        if na == 1 and nb == 1:
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                               f"{long_name(da)} and {long_name(db)}")
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{c_name(da)} != {c_name(db)}")
+    r = L.matmul(a, b)
+    if r.node is not None:
+        if na == 1:
+            name = "DotBackward0" if nb == 1 else ("SqueezeBackward4" if nb == 2
+                                                    else "UnsafeViewBackward0")
+        elif na == 2:
+            name = "MvBackward0" if nb == 1 else ("MmBackward0" if nb == 2
+                                                  else "UnsafeViewBackward0")
+        else:
+            name = "ViewBackward0" if nb == 1 else (
+                "BmmBackward0" if na == 3 and nb == 3 else "UnsafeViewBackward0")
+        tag(r, name)
+    return r
+
+
+# torch data attribute: needs the engine's array slot to be named other than ``data``
+def _get_data(self):
+    t = type(self).wrap(self.data)
+    t._version = self.shared_version()
+    return t
+
+
+def _set_data(self, value) -> None:
+    self.data = value.data
