@@ -61,9 +61,61 @@ def matmul(x, y):
     return record(_matmul, as_out(out), (x, y), (x, y))
 
 
+def _require(x, y, op: str, a_ndim: int, b_ndim: int, what: str) -> None:
+    a, b = x.data, y.data
+    if a.ndim != a_ndim or b.ndim != b_ndim:
+        raise x.dialect.invalid(op, f"{op} expects {what}, got {a.ndim}-D and {b.ndim}-D "
+                                "tensors", a_shape=a.shape, b_shape=b.shape,
+                                a_dtype=a.dtype, b_dtype=b.dtype)
+
+
+def _inner_mismatch(x, y, op: str, ka: int, kb: int):
+    a, b = x.data, y.data
+    return x.dialect.invalid(op, f"inner sizes differ: {ka} and {kb} (shapes "
+                             f"{tuple(a.shape)} and {tuple(b.shape)})", a_shape=a.shape,
+                             b_shape=b.shape, a_dtype=a.dtype, b_dtype=b.dtype)
+
+
 def dot(x, y):
     """Inner product of two vectors (0-d result)."""
+    _require(x, y, "dot", 1, 1, "two 1-D tensors")
+    if x.data.shape[0] != y.data.shape[0]:
+        raise _inner_mismatch(x, y, "dot", x.data.shape[0], y.data.shape[0])
     return matmul(x, y)
+
+
+def mm(x, y):
+    """Matrix product of two 2-D tensors."""
+    _require(x, y, "mm", 2, 2, "two 2-D tensors")
+    if x.data.shape[1] != y.data.shape[0]:
+        raise _inner_mismatch(x, y, "mm", x.data.shape[1], y.data.shape[0])
+    return matmul(x, y)
+
+
+def mv(x, y):
+    """Matrix (2-D) times vector (1-D)."""
+    _require(x, y, "mv", 2, 1, "a 2-D and a 1-D tensor")
+    if x.data.shape[1] != y.data.shape[0]:
+        raise _inner_mismatch(x, y, "mv", x.data.shape[1], y.data.shape[0])
+    return matmul(x, y)
+
+
+def bmm(x, y):
+    """Batched matrix product of two 3-D tensors with the same batch size."""
+    _require(x, y, "bmm", 3, 3, "two 3-D tensors")
+    a, b = x.data.shape, y.data.shape
+    if a[0] != b[0]:
+        raise x.dialect.invalid("bmm", f"batch sizes differ: {a[0]} and {b[0]}", a_shape=a,
+                                b_shape=b, a_dtype=x.data.dtype, b_dtype=y.data.dtype)
+    if a[2] != b[1]:
+        raise _inner_mismatch(x, y, "bmm", a[2], b[1])
+    return matmul(x, y)
+
+
+def outer(x, y):
+    """Outer product of two vectors: (n,) and (m,) give (n, m)."""
+    _require(x, y, "outer", 1, 1, "two 1-D tensors")
+    return matmul(reshape(x, (x.data.shape[0], 1)), reshape(y, (1, y.data.shape[0])))
 
 
 def _make_matmul(draw, st, hnp):
@@ -79,3 +131,19 @@ def _make_matmul(draw, st, hnp):
 
 
 spec("matmul", matmul, _make_matmul, ref=xp.matmul)
+
+
+def _make_shapes(*pairs):
+    def make(draw, st, hnp):
+        m, k, n, b = (draw(st.integers(1, 3)) for _ in range(4))
+        dims = {"m": m, "k": k, "n": n, "b": b}
+        shapes = draw(st.sampled_from(pairs))
+        return [array(draw, st, hnp, tuple(dims[c] for c in s)) for s in shapes], {}
+    return make
+
+
+spec("dot", dot, _make_shapes(("k", "k")), ref=xp.dot)
+spec("mm", mm, _make_shapes(("mk", "kn")), ref=xp.matmul)
+spec("mv", mv, _make_shapes(("mk", "k")), ref=xp.matmul)
+spec("bmm", bmm, _make_shapes(("bmk", "bkn")), ref=xp.matmul)
+spec("outer", outer, _make_shapes(("m", "n")), ref=xp.outer)

@@ -57,7 +57,7 @@ def binary(lo=-2.0, hi=2.0, lo2=None, hi2=None, apart=0.0):
 
 
 def with_axis(lo=-2.0, hi=2.0, keepdims=True, multi=True, min_dims=0, distinct=False,
-              signs=False, **kwargs):
+              signs=False, avoid=(), **kwargs):
     """One array and an ``axis`` (None, an int, or a tuple) with ``keepdims``;
     ``distinct`` draws pairwise distinct values (see ``distinct_array``)."""
     def make(draw, st, hnp):
@@ -65,7 +65,7 @@ def with_axis(lo=-2.0, hi=2.0, keepdims=True, multi=True, min_dims=0, distinct=F
         if distinct:
             a = distinct_array(draw, st, hnp, shape, lo, hi, signs)
         else:
-            a = array(draw, st, hnp, shape, lo, hi)
+            a = array(draw, st, hnp, shape, lo, hi, avoid)
         nd = len(shape)
         choices = [st.none()]
         if nd:
