@@ -11,7 +11,7 @@ from engine.tensor import Tensor as EngineTensor
 from . import _dtypes
 from ._dialect import long_name
 from ._grad_fn import tag
-from ._ops import E, I, L, R, S, inplace, need
+from ._ops import E, I, R, S, inplace, need
 from ._tensor import MAX_T, MIN_T, Tensor, _cast, matmul
 
 # ---------------------------------------------------------------- elementwise

@@ -3,13 +3,12 @@ from __future__ import annotations
 
 from engine import autograd as engine_autograd
 from engine.backend import scalar_of
-from engine.mode import state
 from engine.tensor import Tensor as EngineTensor
 
 from . import _dtypes
 from ._dialect import NOT_LEAF, TORCH
 from ._grad_fn import node_name, tag, view
-from ._ops import E, I, L, R, S, inplace, need
+from ._ops import E, I, L, inplace, need
 from ._printing import tensor_repr
 from ._size import CPU, Size, check_device
 
