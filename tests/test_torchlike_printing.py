@@ -3,11 +3,10 @@ import math
 
 import numpy as np
 import pytest
+import torchlike
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-
-import torchlike
 
 torch = pytest.importorskip("torch")
 
@@ -82,7 +81,8 @@ def _pair(fn):
 
 @pytest.mark.parametrize("probe", [
     lambda t: t.tensor([0.0, 1, 2, 3]).requires_grad_(),
-    lambda t: 2 * t.dot(t.tensor([0.0, 1, 2, 3]).requires_grad_(), t.tensor([0.0, 1, 2, 3]).requires_grad_()),
+    lambda t: 2 * t.dot(t.tensor([0.0, 1, 2, 3]).requires_grad_(),
+                        t.tensor([0.0, 1, 2, 3]).requires_grad_()),
     lambda t: (t.tensor([0.0, 1, 2, 3], requires_grad=True) ** 2).sum(),
     lambda t: t.tensor([0.0, 1, 2, 3], requires_grad=True) * 3,
     lambda t: (t.tensor([0.0, 1, 2, 3], requires_grad=True) * 3).detach(),

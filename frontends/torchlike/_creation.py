@@ -12,7 +12,7 @@ from ._tensor import Tensor
 
 def _finish(t, requires_grad: bool):
     if requires_grad:
-        t.requires_grad = True  # torch's "floating point and complex" error for ints
+        t.set_requires_grad(True)  # the dialect's constructor wording for int dtypes
     return t
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from engine import autograd as engine_autograd
 from engine.backend import scalar_of
+from engine.mode import state
 from engine.tensor import Tensor as EngineTensor
 
 from . import _dtypes
@@ -24,7 +25,8 @@ def _set_requires_grad(self, flag) -> None:
         _rg_set(self, True)
         return
     if flag and self.data.dtype.kind != "f":
-        raise TORCH.int_requires_grad(self.data.dtype)
+        raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                           "gradients")
     _rg_set(self, bool(flag))
 
 
@@ -438,9 +440,11 @@ class Tensor(EngineTensor):
 
     # ------------------------------------------------------------ in-place methods
     def zero_(self):
+        _check_whole_inplace(self)
         return tag(inplace.zero(self), "ZeroBackward0")
 
     def fill_(self, value):
+        _check_whole_inplace(self)
         return tag(inplace.fill(self, value), "FillBackward2")
 
     def add_(self, other, alpha=None):
@@ -474,6 +478,12 @@ class Tensor(EngineTensor):
 
 
 # ---------------------------------------------------------------- helpers used above
+def _check_whole_inplace(t) -> None:
+    """zero_/fill_ are setitem in the engine, but torch words them as whole-tensor ops."""
+    if state.enabled and t.node is None and _rg_get(t):
+        raise TORCH.inplace_on_leaf(False)
+
+
 def _cast(t, dtype):
     np_dtype = _dtypes.to_np(dtype)
     if t.data.dtype == np_dtype:
