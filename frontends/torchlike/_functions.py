@@ -324,7 +324,7 @@ def flatten(input, start_dim=0, end_dim=-1):  # noqa: A002
 
 def squeeze(input, dim=None):  # noqa: A002
     if dim is None:
-        return S.squeeze(input)
+        return tag(S.squeeze(input), "SqueezeBackward0")
     if isinstance(dim, (tuple, list)):
         dims = tuple(input._axis(d) for d in dim)
         return tag(S.squeeze(input, dims), "SqueezeBackward2")
@@ -417,15 +417,18 @@ FUNCTIONS.update(reshape=reshape, flatten=flatten, squeeze=squeeze, unsqueeze=un
 
 # ---------------------------------------------------------------- indexing
 def index_select(input, dim, index):  # noqa: A002
-    return need(I, "index_select", "torch.index_select")(input, input._axis(dim), index)
+    return tag(need(I, "index_select", "torch.index_select")(input, input._axis(dim), index),
+               "IndexSelectBackward0")
 
 
 def gather(input, dim, index, *, sparse_grad=False):  # noqa: A002
-    return need(I, "gather", "torch.gather")(input, input._axis(dim), index)
+    return tag(need(I, "gather", "torch.gather")(input, input._axis(dim), index),
+               "GatherBackward0")
 
 
 def masked_select(input, mask):  # noqa: A002
-    return need(I, "masked_select", "torch.masked_select")(input, mask)
+    return tag(need(I, "masked_select", "torch.masked_select")(input, mask),
+               "MaskedSelectBackward0")
 
 
 FUNCTIONS.update(index_select=index_select, gather=gather, masked_select=masked_select)
