@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 from pathlib import Path
 
@@ -118,3 +119,14 @@ def test_the_checks_catch_violations():
     assert [m for _, m in imported_modules(tree)] == ["numpy", "paddlelike"]
     words = [w for _, w in code_words(tree) if FRAMEWORK_WORD.search(w)]
     assert words == ["paddle", "torch.float32"]
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = (REPO / "README.md").read_text()
+    ci = (REPO / ".ci" / "run").read_text()
+    commands = [line for line in readme.splitlines() if line.startswith("python3 -m venv")]
+    assert len(commands) == 2, "README opens with the demo command and the test command"
+    demo, test = commands
+    assert "-m torchlike examples/" in demo and "pytest" in test
+    assert test in ci.splitlines()
+    assert "set -euo pipefail" in ci and os.access(REPO / ".ci" / "run", os.X_OK)

@@ -33,3 +33,31 @@ def test_seed_prints_expected(script, shim):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, f"{script} exited {p.returncode}:\n{p.stderr}"
     assert p.stdout == expected
+
+
+# ------------------------------------------------------------------ the README demos
+EXAMPLES = REPO / "examples"
+DEMOS = [("torch_autograd_demo.py", "torchlike", "torch"),
+         ("paddle_autograd_demo.py", "paddlelike", "paddle")]
+
+
+def _run(argv, cwd):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("script, shim, real", DEMOS, ids=[d[0] for d in DEMOS])
+def test_demo_prints_what_the_real_framework_printed(script, shim, real):
+    expected = (EXAMPLES / script).with_suffix(".expected").read_text()
+    p = _run([sys.executable, "-m", shim, script], EXAMPLES)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == expected
+
+
+@pytest.mark.parametrize("script, shim, real", DEMOS, ids=[d[0] for d in DEMOS])
+def test_demo_expected_is_what_the_real_framework_prints(script, shim, real):
+    pytest.importorskip(real)
+    p = _run([sys.executable, script], EXAMPLES)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == (EXAMPLES / script).with_suffix(".expected").read_text()
