@@ -24,7 +24,7 @@ def checked_axis(x, op: str, axis: int, ndim: int | None = None) -> int:
     if not -n <= axis < n:
         raise x.dialect.invalid(
             "axis", f"axis {axis} is out of range for {ndim} dimensions (op {op})",
-            op=op, axis=axis, ndim=ndim)
+            caller=op, axis=axis, ndim=ndim)
     return axis + n if axis < 0 else axis
 
 
