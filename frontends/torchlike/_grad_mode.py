@@ -4,18 +4,24 @@ from __future__ import annotations
 from engine.mode import GradMode, state
 
 
-class no_grad(GradMode):  # noqa: N801
+class _Bare(GradMode):
+    """Usable as ``@no_grad()`` and as the bare decorator ``@no_grad``."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+    def __init__(self, orig_func=None) -> None:
+        super().__init__()
+
+
+class no_grad(_Bare):  # noqa: N801
     mode = False
 
-    def __init__(self) -> None:
-        super().__init__()
 
-
-class enable_grad(GradMode):  # noqa: N801
+class enable_grad(_Bare):  # noqa: N801
     mode = True
-
-    def __init__(self) -> None:
-        super().__init__()
 
 
 class inference_mode(GradMode):  # noqa: N801

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine import autograd as engine_autograd
-from engine.backend import scalar_of
+from engine.backend import is_array, scalar_of
 from engine.mode import state
 from engine.tensor import Tensor as EngineTensor
 
@@ -87,8 +87,22 @@ class Tensor(EngineTensor):
         t.retains_grad = False
         return t
 
+    # torch.Tensor(data) builds a float32 tensor, torch.Tensor(2, 3) an uninitialised one
+    def __new__(cls, *args, **kwargs):
+        from ._ops import C
+        if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            return need(C, "empty", "torch.Tensor(*size)")(cls, args, _dtypes.float32._np)
+        if len(args) > 1:
+            raise TypeError("new(): invalid data type")
+        data = args[0] if args else []
+        if isinstance(data, EngineTensor):
+            return data
+        return cls.wrap(C.infer_array(data, _dtypes.float32._np))
+
     def __init__(self, *args, **kwargs) -> None:
-        raise TypeError("use torch.tensor(data) to build a tensor")
+        pass
+
+    __array_priority__ = 1000  # numpy scalars and arrays defer to our reflected operators
 
     # ------------------------------------------------------------ autograd
     requires_grad = property(_rg_get, _set_requires_grad)
@@ -302,24 +316,32 @@ class Tensor(EngineTensor):
         return E.add(self, other)
 
     def __radd__(self, other):
+        if is_array(other):
+            other = Tensor.wrap(other)
         return E.add(other, self)
 
     def __sub__(self, other):
         return E.sub(self, other)
 
     def __rsub__(self, other):
+        if is_array(other):
+            other = Tensor.wrap(other)
         return tag(E.sub(other, self), "RsubBackward1")
 
     def __mul__(self, other):
         return E.mul(self, other)
 
     def __rmul__(self, other):
+        if is_array(other):
+            other = Tensor.wrap(other)
         return E.mul(other, self)
 
     def __truediv__(self, other):
         return E.div(self, other)
 
     def __rtruediv__(self, other):
+        if is_array(other):
+            other = Tensor.wrap(other)
         return tag(E.div(other, self), "MulBackward0")
 
     def __floordiv__(self, other):
