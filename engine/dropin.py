@@ -64,12 +64,15 @@ def module_getattr(shim: str, public_module: str):
     since the import machinery and tools probe those routinely.
     """
     shim_module = _shim_module_name(shim, public_module)
+    not_modules: set[str] = set()  # names already looked for on disk (hasattr in loops)
 
     def __getattr__(name: str):
         if _is_public(name):
-            sub = _import_if_module(f"{shim_module}.{name}")
-            if sub is not None:
-                return sub
+            if name not in not_modules:
+                sub = _import_if_module(f"{shim_module}.{name}")
+                if sub is not None:
+                    return sub
+                not_modules.add(name)
             raise missing(shim, f"{public_module}.{name}")
         raise AttributeError(f"module {public_module!r} has no attribute {name!r}")
 

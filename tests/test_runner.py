@@ -322,3 +322,35 @@ def test_torch_nn_functional_resolves_to_the_shim(tmp_path):
     name = "torchlike.nn.functional" if has_f else "torch.nn.functional"
     assert p.stdout.splitlines() == [
         name, "torchlike does not implement torch.nn.functional.a_function_nobody_has"]
+
+
+# ------------------------------------------------------------- the pieces, in-process
+def test_missing_error_is_not_implemented_and_attribute_error():
+    import traceback
+
+    from engine.dropin import missing
+
+    e = missing("shimx", "fw.fft.rfft")
+    assert isinstance(e, NotImplementedError) and isinstance(e, AttributeError)
+    assert str(e) == "shimx does not implement fw.fft.rfft"
+    assert traceback.format_exception_only(type(e), e) == [
+        "NotImplementedError: shimx does not implement fw.fft.rfft\n"]
+
+
+def test_module_getattr_public_private_and_submodules():
+    import types
+
+    from engine.dropin import module_getattr
+
+    getattr_ = module_getattr("json", "fw")      # the shim "json" stands for "fw"
+    mod = types.ModuleType("json_stand_in")
+    mod.__getattr__ = getattr_
+    assert getattr_("decoder").__name__ == "json.decoder"   # a submodule: imported
+    with pytest.raises(NotImplementedError, match="^json does not implement fw.rfft$"):
+        getattr_("rfft")
+    with pytest.raises(NotImplementedError):                # again, from the cache
+        getattr_("rfft")
+    with pytest.raises(AttributeError) as info:
+        getattr_("__path__")
+    assert not isinstance(info.value, NotImplementedError)
+    assert not hasattr(mod, "_private") and getattr(mod, "nothing", 1) == 1
