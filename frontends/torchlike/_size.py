@@ -38,6 +38,12 @@ class Size(tuple):
         return n
 
 
+# Python names a heap type by __name__ in its errors ("can only concatenate list (not
+# "torch.Size") to list"); module "builtins" keeps the class repr <class 'torch.Size'>.
+Size.__name__ = Size.__qualname__ = "torch.Size"
+Size.__module__ = "builtins"
+
+
 class device:  # noqa: N801 - torch spells it so
     """torch.device; only the CPU exists here."""
 
@@ -72,6 +78,7 @@ class device:  # noqa: N801 - torch spells it so
         return hash((self.type, self.index))
 
 
+device.__module__ = "torch"
 CPU = device("cpu")
 
 

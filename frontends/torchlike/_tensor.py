@@ -499,6 +499,9 @@ class Tensor(EngineTensor):
     # unary in-place methods are generated below from _UNARY
 
 
+Tensor.__module__ = "torch"
+
+
 # ---------------------------------------------------------------- helpers used above
 def _check_whole_inplace(t) -> None:
     """zero_/fill_ are setitem in the engine, but torch words them as whole-tensor ops."""
