@@ -33,7 +33,10 @@ _NODE_NAMES = {
     "log_softmax": "LogSoftmaxGradNode", "logsumexp": "LogsumexpGradNode",
     "floor_divide": "FloorDivideGradNode", "remainder": "RemainderGradNode",
     "index_select": "IndexSelectGradNode", "masked_select": "MaskedSelectGradNode",
-    "take_along_axis": "TakeAlongAxisGradNode",
+    "take_along_axis": "TakeAlongAxisGradNode", "norm2": "PNormGradNode",
+    "normp": "PNormGradNode", "amax": "MaxGradNode", "amin": "MinGradNode",
+    "std": "SqrtGradNode", "var": "DivideGradNode", "narrow": "SliceGradNode",
+    "cast_int": "CastGradNode",
 }
 
 

@@ -254,8 +254,9 @@ def _reduction(family: str, engine_name: str, paddle_name: str):
     return fn
 
 
-max = _reduction("reduce", "max", "max")  # noqa: A001
-min = _reduction("reduce", "min", "min")  # noqa: A001
+# paddle.max/min share the gradient among ties, as amax/amin do
+max = _reduction("reduce", "amax", "max")  # noqa: A001
+min = _reduction("reduce", "amin", "min")  # noqa: A001
 amax = _reduction("reduce", "amax", "amax")
 amin = _reduction("reduce", "amin", "amin")
 logsumexp = _reduction("reduce", "logsumexp", "logsumexp")
@@ -263,6 +264,8 @@ logsumexp = _reduction("reduce", "logsumexp", "logsumexp")
 
 def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     out = _eng("reduce", "prod")(x, axis=_axes(axis), keepdims=keepdim)
+    if dtype is None and out.data.dtype != x.data.dtype:
+        return E.cast(out, x.data.dtype)  # paddle keeps an integer input's dtype
     return out if dtype is None else cast(out, dtype)
 
 
@@ -461,7 +464,7 @@ def expand_as(x, y, name=None):
 
 # ---------------------------------------------------------------- indexing
 def index_select(x, index, axis=0, name=None):
-    return _eng("index", "index_select")(x, index, axis)
+    return _eng("index", "index_select")(x, _int_axis(axis), index)
 
 
 def gather(x, index, axis=None, name=None):
@@ -470,6 +473,8 @@ def gather(x, index, axis=None, name=None):
 
 
 def take_along_axis(arr, indices, axis, broadcast=True):
+    if broadcast:
+        return _eng("index", "take_along_axis")(arr, indices, axis)
     return _eng("index", "gather")(arr, axis, indices)
 
 

@@ -99,9 +99,6 @@ def format_data(array, indent: int) -> str:
             n = len(_item(v, is_float))
             if n > width:
                 width = n
-    if array.size == 0:
-        return "[]" if len(shape) <= 1 or shape[0] == 0 else _format(
-            [[]] * shape[0], shape, False, indent, 0, False, is_float)
     return _format(_nested(array, summary), shape, summary, indent, width, signed, is_float)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine import autograd as _autograd
 from engine import inplace as _inplace
 from engine.backend import scalar_of
+from engine.mode import is_grad_enabled as _grad_enabled
 from engine.tensor import Tensor as _EngineTensor
 
 from .dialect import DIALECT, tensor_name
@@ -247,10 +248,17 @@ class Tensor(_EngineTensor):
         self.data[...] = v
         self.bump_version()
 
+    def _check_inplace(self) -> None:
+        # paddle words a whole-tensor in-place op on a grad leaf as "Leaf Var"
+        if self.requires_grad and self.node is None and _grad_enabled():
+            raise self.dialect.inplace_on_leaf(False)
+
     def zero_(self):
+        self._check_inplace()
         return _inplace.zero(self)
 
     def fill_(self, value):
+        self._check_inplace()
         return _inplace.fill(self, value)
 
     def astype(self, dtype):
