@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 
 from engine import autograd as _autograd
+from engine.dropin import module_getattr as _module_getattr
 from engine.mode import enable_grad as _enable_grad
 from engine.mode import is_grad_enabled, state
 from engine.mode import no_grad as _no_grad
@@ -67,3 +68,5 @@ def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:
 
 
 __all__ = ["backward", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
+
+__getattr__ = _module_getattr("paddlelike", "paddle.autograd")

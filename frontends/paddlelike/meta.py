@@ -131,3 +131,8 @@ CPU = Place()
 
 def CPUPlace() -> Place:  # noqa: N802 (paddle's spelling)
     return CPU
+
+
+# type() of these objects prints as paddle's
+DataType.__module__, DataType.__qualname__, DataType.__name__ = "paddle", "dtype", "dtype"
+Size.__module__ = Place.__module__ = "paddle.base.libpaddle"

@@ -10,10 +10,11 @@ from engine import autograd as _autograd
 from engine import inplace as _inplace
 from engine.backend import scalar_of
 from engine.mode import is_grad_enabled as _grad_enabled
+from engine.ops import elementwise as _E
 from engine.tensor import Tensor as _EngineTensor
 
 from .dialect import DIALECT, tensor_name
-from .meta import CPU, Size, of_np, to_np
+from .meta import CPU, DATATYPES, DataType, Size, of_np, to_np
 from .printing import to_string
 
 
@@ -61,6 +62,7 @@ def _check_seed(t, g) -> None:
 class Tensor(_EngineTensor):
     __slots__ = ()
     dialect = DIALECT
+    __array_priority__ = 100  # numpy scalars defer to our reflected operators
 
     # ---------------------------------------------------------------- flags
     @property
@@ -261,6 +263,51 @@ class Tensor(_EngineTensor):
         self._check_inplace()
         return _inplace.fill(self, value)
 
+    def _update(self, fn, *args):
+        self._check_inplace()
+        return _inplace.update(self, fn, *args)
+
+    def add_(self, y):
+        return self._update(_E.add, y)
+
+    def subtract_(self, y):
+        return self._update(_E.sub, y)
+
+    def multiply_(self, y):
+        return self._update(_E.mul, y)
+
+    def divide_(self, y):
+        return self._update(_E.div, y)
+
+    def scale_(self, scale=1.0, bias=0.0, bias_after_scale=True):
+        if bias_after_scale:
+            return self._update(lambda t: _E.add(_E.mul(t, scale), bias))
+        return self._update(lambda t: _E.mul(_E.add(t, bias), scale))
+
+    def clip_(self, min=None, max=None):  # noqa: A002
+        return self._update(_E.clamp, min, max)
+
+    def exp_(self):
+        return self._update(_E.exp)
+
+    def sqrt_(self):
+        return self._update(_E.sqrt)
+
+    def gradient(self):
+        """The grad as a numpy array (deprecated in paddle, still used by old code)."""
+        return None if self.grad is None else self.grad.data.copy()
+
+    def cpu(self):
+        return self
+
+    def to(self, *args, **kwargs):
+        """``to('cpu')`` is a no-op here; a dtype argument casts."""
+        out = self
+        for a in list(args) + list(kwargs.values()):
+            if isinstance(a, DataType) or (isinstance(a, str) and a in DATATYPES):
+                out = out.astype(a)
+        return out
+
     def astype(self, dtype):
         from engine.ops.elementwise import cast
         return cast(self, to_np(dtype))
@@ -271,3 +318,9 @@ class Tensor(_EngineTensor):
 def _as_int64(n: int):
     from engine.backend import as_array, int64
     return as_array(n, int64)
+
+
+# type(t) prints as paddle's: <class 'paddle.Tensor'>
+Tensor.__module__ = "paddle"
+GradNode.__module__ = "paddle.base.libpaddle"
+GradNode.__qualname__ = GradNode.__name__ = "GradNodeBase"

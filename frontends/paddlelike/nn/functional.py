@@ -1,6 +1,7 @@
 """paddle.nn.functional: the activations the first chapters use."""
 from __future__ import annotations
 
+from engine.dropin import module_getattr as _module_getattr
 from engine.ops import elementwise as E
 
 from ..ops import _eng
@@ -30,3 +31,6 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
         from ..ops import cast
         x = cast(x, dtype)
     return _eng("reduce", "log_softmax")(x, axis)
+
+
+__getattr__ = _module_getattr("paddlelike", "paddle.nn.functional")
