@@ -130,6 +130,21 @@ CASES = {
     "outer of matrix": lambda t: t.outer(t.tensor([[1.0]]), t.tensor([1.0])),
 }
 
+_O = "t.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])"
+_V = "t.tensor([1.0, 2.0, 3.0])"
+for _probe in [
+    f"{_V}.expand(4)", f"{_O}.expand(3, 3)", f"{_V}[5]", f"{_O}[1, 5]", f"{_V}[0, 0]",
+    f"{_V}[1.5]", f"{_O}.sum(5)", f"{_O}.sum((0, 0))", f"{_O}.mean(-3)",
+    f"{_V}.index_select(0, t.tensor([5]))", f"{_V}.index_select(0, t.tensor([[0]]))",
+    f"{_O}.gather(1, t.tensor([0]))", f"{_O}.gather(1, t.tensor([[5]]))",
+    f"{_V}.masked_select(t.tensor([1, 0, 1]))", f"t.cat([{_O}, {_O}.t()], 1)",
+    f"t.cat([{_O}, {_V}])", f"t.stack([{_V}, {_O}])", "t.cat([t.tensor(1.0)])",
+    f"{_V}.split([2, 2])", f"{_O}[[0, 5]]", f"{_V}.transpose(0, 1)", "t.cat([])",
+    "t.stack([])", f"{_V}.flip(0, 0)", f"{_V}.view(2, -1)", f"{_O}.unsqueeze(3)",
+    f"{_O}.squeeze(2)", f"{_O}.flatten(0, 2)", f"{_O}.permute(0, 2)", f"{_V}.softmax(1)",
+]:
+    CASES[_probe] = eval("lambda t: " + _probe)  # noqa: S307 - test table
+
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_same_error_as_torch(name):

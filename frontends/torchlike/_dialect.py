@@ -128,6 +128,9 @@ class TorchDialect(Dialect):
                             "operation.")
 
     def invalid(self, op: str, message: str, **info) -> Exception:
+        worded = _invalid(op, info)
+        if worded is not None:
+            return worded
         if op == "matmul" and "a_shape" in info:
             return RuntimeError(matmul_message(tuple(info["a_shape"]), tuple(info["b_shape"])))
         if op == "inplace" and "result_dtype" in info:
@@ -139,6 +142,74 @@ class TorchDialect(Dialect):
                 f"output with shape {list(info['target_shape'])} doesn't match the broadcast "
                 f"shape {list(info['result_shape'])}")
         return RuntimeError(message)
+
+
+def _lst(shape) -> str:
+    return "[" + ", ".join(str(n) for n in shape) + "]"
+
+
+def _invalid(op: str, info: dict):
+    """torch's exception for the engine's neutral facts, or None to fall back."""
+    if info.get("repeated"):
+        return RuntimeError(f"dim {info['axis']} appears multiple times in the list of dims")
+    if op == "axis":
+        n = info["ndim"] or 1
+        return IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                          f"but got {info['axis']})")
+    if op == "reshape" and "size" in info:
+        return RuntimeError(f"shape '{_lst(info['shape'])}' is invalid for input of size "
+                            f"{info['size']}")
+    if op == "broadcast_to" and "in_shape" in info:
+        target, have = tuple(info["shape"]), tuple(info["in_shape"])
+        lead = len(target) - len(have)
+        for i in range(len(target) - 1, -1, -1):
+            j = i - lead
+            size = have[j] if j >= 0 else 1
+            if j >= 0 and size != 1 and size != target[i]:
+                return RuntimeError(
+                    f"The expanded size of the tensor ({target[i]}) must match the existing "
+                    f"size ({size}) at non-singleton dimension {i}.  Target sizes: "
+                    f"{_lst(target)}.  Tensor sizes: {_lst(have)}")
+        return None
+    if op == "index":
+        caller = info.get("caller")
+        if "index" in info and "size" in info:
+            if caller == "index_select":
+                return IndexError("index out of range in self")
+            text = (f"index {info['index']} is out of bounds for dimension {info['axis']} with "
+                    f"size {info['size']}")
+            return RuntimeError(text) if caller == "gather" else IndexError(text)
+        if "count" in info:
+            return IndexError(f"too many indices for tensor of dimension {info['ndim']}")
+        if "key_type" in info:
+            return IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
+                              f"byte Variables are valid indices (got {info['key_type']})")
+        return None
+    if op == "index_select" and "index_shape" in info:
+        return IndexError("index_select(): Index is supposed to be a vector")
+    if op == "gather" and "index_shape" in info and "dim" not in info:
+        return RuntimeError("Index tensor must have the same number of dimensions as input "
+                            "tensor")
+    if op == "masked_select" and "mask_dtype" in info:
+        return RuntimeError("masked_select: expected BoolTensor for mask")
+    if op == "concatenate":
+        if "a_ndim" in info:
+            return RuntimeError(f"Tensors must have same number of dimensions: got "
+                                f"{info['a_ndim']} and {info['b_ndim']}")
+        if "expected" in info:
+            return RuntimeError(
+                f"Sizes of tensors must match except in dimension {info['axis']}. Expected "
+                f"size {info['expected']} but got size {info['got']} for tensor number "
+                f"{info['index']} in the list.")
+        if "index" in info:
+            return RuntimeError(f"zero-dimensional tensor (at position {info['index']}) cannot "
+                                "be concatenated")
+    if op == "split" and "sizes" in info:
+        return RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {info['size']} (input "
+            f"tensor's size at dimension {info['axis']}), but got split_sizes="
+            f"{_lst(info['sizes'])}")
+    return None
 
 
 TORCH = TorchDialect()

@@ -360,10 +360,14 @@ def broadcast_to(input, size):  # noqa: A002
 
 
 def cat(tensors, dim=0, *, axis=None, out=None):
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     return S.concatenate(list(tensors), axis if axis is not None else dim)
 
 
 def stack(tensors, dim=0, *, out=None):
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
     return S.stack(list(tensors), dim)
 
 
@@ -386,8 +390,11 @@ def chunk(input, chunks, dim=0):  # noqa: A002
 
 
 def flip(input, *dims):  # noqa: A002
-    dims = _shape_args(dims)
-    return S.flip(input, tuple(input._axis(d) for d in dims))
+    dims = tuple(input._axis(d) for d in _shape_args(dims))
+    for i, d in enumerate(dims):
+        if d in dims[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return S.flip(input, dims)
 
 
 def repeat(input, *sizes):  # noqa: A002
