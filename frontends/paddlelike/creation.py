@@ -5,11 +5,10 @@ import warnings
 
 from engine.backend import default_float, int64
 from engine.ops import creation as C
-from engine.ops import elementwise as E
 from engine.tensor import Tensor as _EngineTensor
 
 from .meta import to_np
-from .ops import _eng, _ints
+from .ops import _ints
 from .tensor import Tensor
 
 
@@ -37,7 +36,7 @@ def _float_dtype(dtype):
 
 
 def _factory(engine_name: str, paddle_name: str):
-    engine_fn = _eng("creation", engine_name)
+    engine_fn = getattr(C, engine_name)
 
     def fn(shape, dtype=None, name=None, *, requires_grad=False, **kwargs):
         t = engine_fn(Tensor, _ints(shape), _float_dtype(dtype))
@@ -53,11 +52,11 @@ empty = _factory("empty", "empty")
 
 
 def rand(shape, dtype=None, name=None, **kwargs):
-    return Tensor.wrap(C.default_generator.random(_ints(shape), _float_dtype(dtype)))
+    return C.rand(Tensor, _ints(shape), _float_dtype(dtype))
 
 
 def randn(shape, dtype=None, name=None, **kwargs):
-    return Tensor.wrap(C.default_generator.normal(_ints(shape), dtype=_float_dtype(dtype)))
+    return C.randn(Tensor, _ints(shape), _float_dtype(dtype))
 
 
 def standard_normal(shape, dtype=None, name=None):
@@ -65,27 +64,21 @@ def standard_normal(shape, dtype=None, name=None):
 
 
 def normal(mean=0.0, std=1.0, shape=None, name=None):
-    if isinstance(mean, _EngineTensor) or isinstance(std, _EngineTensor):
-        ref = mean if isinstance(mean, _EngineTensor) else std
-        noise = randn(ref.data.shape, dtype=None)
-        return E.add(E.mul(noise, std), mean)
-    return Tensor.wrap(C.default_generator.normal(_ints(shape), mean, std, default_float))
+    return C.normal(Tensor, mean, std, None if shape is None else _ints(shape))
 
 
-def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):  # noqa: A002
-    return Tensor.wrap(C.default_generator.uniform(_ints(shape), min, max,
-                                                   _float_dtype(dtype)))
+def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None, **kwargs):  # noqa: A002
+    return C.uniform(Tensor, _ints(shape), min, max, _float_dtype(dtype))
 
 
 def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
     if high is None:
         low, high = 0, low
-    np_dtype = int64 if dtype is None else to_np(dtype)
-    return Tensor.wrap(C.default_generator.integers(low, high, _ints(shape), np_dtype))
+    return C.randint(Tensor, low, high, _ints(shape), int64 if dtype is None else to_np(dtype))
 
 
 def seed(seed: int):
-    C.default_generator.seed(seed)
+    C.seed(seed)
     return C.default_generator
 
 
@@ -96,13 +89,13 @@ def full(shape, fill_value, dtype=None, name=None, **kwargs):
         np_dtype = to_np("bool") if isinstance(fill_value, bool) else default_float
     else:
         np_dtype = to_np(dtype)
-    return _eng("creation", "full")(Tensor, _ints(shape), fill_value, np_dtype)
+    return C.full(Tensor, _ints(shape), fill_value, np_dtype)
 
 
 def _like(fn_name: str):
     def fn(x, dtype=None, name=None, **kwargs):
         np_dtype = x.data.dtype if dtype is None else to_np(dtype)
-        return _eng("creation", fn_name)(Tensor, x.data.shape, np_dtype)
+        return getattr(C, fn_name)(Tensor, x.data.shape, np_dtype)
 
     fn.__name__ = fn.__qualname__ = fn_name + "_like"
     return fn
@@ -115,7 +108,7 @@ empty_like = _like("empty")
 
 def full_like(x, fill_value, dtype=None, name=None, **kwargs):
     np_dtype = x.data.dtype if dtype is None else to_np(dtype)
-    return _eng("creation", "full")(Tensor, x.data.shape, fill_value, np_dtype)
+    return C.full(Tensor, x.data.shape, fill_value, np_dtype)
 
 
 def rand_like(input, name=None, *, dtype=None, **kwargs):  # noqa: A002
@@ -139,15 +132,15 @@ def arange(start=0, end=None, step=1, dtype=None, name=None, **kwargs):
         np_dtype = default_float if floats else int64
     else:
         np_dtype = to_np(dtype)
-    return _eng("creation", "arange")(Tensor, start, end, step, np_dtype)
+    return C.arange(Tensor, start, end, step, np_dtype)
 
 
 def linspace(start, stop, num, dtype=None, name=None, **kwargs):
-    return _eng("creation", "linspace")(Tensor, _number(start), _number(stop), int(_number(num)),
+    return C.linspace(Tensor, _number(start), _number(stop), int(_number(num)),
                                         _float_dtype(dtype))
 
 
 def eye(num_rows, num_columns=None, dtype=None, name=None, **kwargs):
-    return _eng("creation", "eye")(Tensor, int(_number(num_rows)),
+    return C.eye(Tensor, int(_number(num_rows)),
                                    None if num_columns is None else int(_number(num_columns)),
                                    _float_dtype(dtype))

@@ -146,10 +146,11 @@ class PaddleDialect(Dialect):
         return ValueError(f"(InvalidArgument) {message}")
 
 
-def matmul_error(a_shape, b_shape) -> Exception:
-    """paddle's matmul shape errors: the contracted dims, then the batch dims."""
-    ia = len(a_shape) - 1
-    ib = len(b_shape) - 2 if len(b_shape) > 1 else 0
+def matmul_error(a_shape, b_shape, transpose_x=False, transpose_y=False) -> Exception:
+    """paddle's matmul shape errors: the contracted dims (indexed in the shapes as given,
+    before transpose_x/transpose_y), then the batch dims."""
+    ia = len(a_shape) - (2 if transpose_x and len(a_shape) > 1 else 1)
+    ib = len(b_shape) - (1 if transpose_y or len(b_shape) == 1 else 2)
     ka, kb = a_shape[ia], b_shape[ib]
     if ka != kb:
         return ValueError(

@@ -310,13 +310,14 @@ def _swap_last(x):
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
+    a, b = x.data.shape, y.data.shape
     if transpose_x:
         x = _swap_last(x)
     if transpose_y:
         y = _swap_last(y)
-    a, b = x.data.shape, y.data.shape
-    if a and b and a[-1] != (b[-2] if len(b) > 1 else b[0]):
-        raise matmul_error(a, b)
+    ta, tb = x.data.shape, y.data.shape
+    if ta and tb and ta[-1] != (tb[-2] if len(tb) > 1 else tb[0]):
+        raise matmul_error(a, b, transpose_x, transpose_y)
     return L.matmul(x, y)
 
 
