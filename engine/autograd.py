@@ -112,7 +112,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
             n = ready.pop()
             k = id(n)
             g = pending.pop(k, None)
-            if n.released:
+            if n.released and (n.released == 2 or n.out_cls.dialect.refuse_rerun_without_saved):
                 raise n.out_cls.dialect.released_graph(n)
             if targets is not None and k in targets:
                 captured[k] = g

@@ -15,6 +15,8 @@ class Dialect:
     silent_backward_without_grad = False
     # paddle combines two tensors of different dtypes only when both are floating.
     strict_promotion = False
+    # a second backward through a node that saved nothing: torch lets it run, paddle refuses.
+    refuse_rerun_without_saved = False
     # paddle leaves `.grad` tensors flagged as needing grad.
     grad_requires_grad = False
 

@@ -111,7 +111,7 @@ class Node:
         self.out_data = None
         self.out_cls = out_cls
         self.seq = next(_seq)
-        self.released = False
+        self.released = 0
         self.hooks = None
 
     @property
@@ -126,9 +126,10 @@ class Node:
         return t
 
     def release(self) -> None:
+        """Free what the rule saved; ``released`` is 2 when something was freed, else 1."""
+        self.released = 2 if (self.saved or self.out_data is not None) else 1
         self.saved = None
         self.out_data = None
-        self.released = True
 
 
 def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None):
