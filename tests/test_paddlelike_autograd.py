@@ -4,6 +4,8 @@ from __future__ import annotations
 import numpy as np
 import paddlelike
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 paddle = pytest.importorskip("paddle")
 
@@ -210,3 +212,26 @@ def test_comparisons_and_close():
         if m is paddlelike:
             ours = r
     assert ours == r
+
+
+@settings(max_examples=60)
+@given(st.floats(-100, 100), st.floats(0.01, 50), st.floats(0.001, 7), st.booleans(),
+       st.sampled_from(["float32", "float64"]))
+def test_arange_bit_exact(start, length, step, down, dtype):
+    end = start + length
+    if down:
+        start, end, step = end, start, -step
+    ours = paddlelike.arange(start, end, step, dtype=dtype).numpy()
+    theirs = paddle.arange(start, end, step, dtype=dtype).numpy()
+    assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
+    assert (ours == theirs).all()
+
+
+@settings(max_examples=60)
+@given(st.floats(-100, 100), st.floats(-100, 100), st.integers(0, 300),
+       st.sampled_from(["float32", "float64"]))
+def test_linspace_bit_exact(start, stop, num, dtype):
+    ours = paddlelike.linspace(start, stop, num, dtype=dtype).numpy()
+    theirs = paddle.linspace(start, stop, num, dtype=dtype).numpy()
+    assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
+    assert (ours == theirs).all()

@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import warnings
 
+from engine import inplace as _inplace
 from engine.backend import default_float, int64
 from engine.ops import creation as C
+from engine.ops import elementwise as E
+from engine.ops import reduce as R
 from engine.tensor import Tensor as _EngineTensor
 
 from .meta import to_np
@@ -132,15 +135,36 @@ def arange(start=0, end=None, step=1, dtype=None, name=None, **kwargs):
         np_dtype = default_float if floats else int64
     else:
         np_dtype = to_np(dtype)
-    return C.arange(Tensor, start, end, step, np_dtype)
+    if np_dtype.kind != "f":
+        return C.arange(Tensor, start, end, step, np_dtype)
+    # paddle's kernel works in the output dtype: n = ceil(|(end - start) / step|),
+    # v[0] = start, v[i+1] = v[i] + step
+    lo, hi, st = (C.full(Tensor, (), v, np_dtype) for v in (start, end, step))
+    n = int(E.ceil(E.abs(E.div(E.sub(hi, lo), st))).item())
+    if n < 2:
+        return C.full(Tensor, (max(n, 0),), start, np_dtype)
+    steps = C.full(Tensor, (n,), step, np_dtype)
+    _inplace.setitem(steps, 0, start)
+    return R.cumsum(steps, 0)
 
 
 def linspace(start, stop, num, dtype=None, name=None, **kwargs):
-    return C.linspace(Tensor, _number(start), _number(stop), int(_number(num)),
-                                        _float_dtype(dtype))
+    """paddle's kernel, in the output dtype: the first half counts up from ``start``, the
+    second half down from ``stop``."""
+    np_dtype = _float_dtype(dtype)
+    start, stop, num = _number(start), _number(stop), int(_number(num))
+    if num <= 1:
+        return C.full(Tensor, (max(num, 0),), start, np_dtype)
+    lo = C.full(Tensor, (), start, np_dtype)
+    hi = C.full(Tensor, (), stop, np_dtype)
+    step = E.div(E.sub(hi, lo), C.full(Tensor, (), num - 1, np_dtype))
+    i = C.arange(Tensor, 0, num, 1, np_dtype)
+    up = E.add(lo, E.mul(step, i))
+    down = E.sub(hi, E.mul(step, E.sub(C.full(Tensor, (), num - 1, np_dtype), i)))
+    return E.where_(E.lt(i, num // 2), up, down)
 
 
 def eye(num_rows, num_columns=None, dtype=None, name=None, **kwargs):
     return C.eye(Tensor, int(_number(num_rows)),
-                                   None if num_columns is None else int(_number(num_columns)),
-                                   _float_dtype(dtype))
+                 None if num_columns is None else int(_number(num_columns)),
+                 _float_dtype(dtype))
