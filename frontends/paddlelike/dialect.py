@@ -36,28 +36,26 @@ _NODE_NAMES = {
     "take_along_axis": "TakeAlongAxisGradNode", "norm2": "PNormGradNode",
     "normp": "PNormGradNode", "amax": "MaxGradNode", "amin": "MinGradNode",
     "std": "SqrtGradNode", "var": "DivideGradNode", "narrow": "SliceGradNode",
-    "cast_int": "CastGradNode",
+    "cast_int": "CastGradNode", "pow": "ElementwisePowGradNode",
 }
-
-
-def _scalar_operand(node) -> bool:
-    """True when a binary node had a Python number for one operand (paddle's scale op)."""
-    saved = node.saved
-    if saved:
-        from engine.tensor import Tensor
-        return any(not isinstance(s, Tensor) for s in saved)
-    return any(p is None for p in node.parents)
+# binary ops where one input needs no gradient (paddle: a Python number operand)
+_ONE_SIDED = {"add": "ScaleGradNode", "sub": "ScaleGradNode", "mul": "ScaleGradNode",
+              "div": "DivScaleGradNode", "pow": "PowGradNode"}
 
 
 def node_name(node) -> str:
-    """paddle's name for the grad node of an engine node (``MultiplyGradNode`` ...)."""
+    """paddle's name for the grad node of an engine node (``MultiplyGradNode`` ...).
+
+    paddle records a binary op with a Python number as a scale op; the engine's
+    node only shows that one input needs no gradient (a number, or a tensor with
+    stop_gradient), so the number is assumed.
+    """
     op = node.op.name
-    if op in ("add", "sub", "mul") and _scalar_operand(node):
-        return "ScaleGradNode"
-    if op == "div" and node.saved and not hasattr(node.saved[1], "data"):
-        return "DivScaleGradNode"
-    if op == "pow" and node.saved and hasattr(node.saved[1], "data"):
-        return "ElementwisePowGradNode"
+    one_sided = any(p is None for p in node.parents)
+    if one_sided:
+        special = _ONE_SIDED.get(op)
+        if special is not None:
+            return special
     if op == "matmul" and all(s is not None and len(s) == 1 for s in node.shapes):
         return "DotGradNode"
     name = _NODE_NAMES.get(op)
@@ -82,6 +80,7 @@ class PaddleDialect(Dialect):
     silent_backward_without_grad = True
     strict_promotion = True
     grad_requires_grad = True
+    refuse_rerun_without_saved = True
 
     def op_name(self, op: str) -> str:
         return op
