@@ -342,3 +342,41 @@ def test_shape_object():
         assert (t.ndim, t.size, t.dim(), int(t.numel())) == (2, 12, 2, 12)
         assert repr(m.reshape(t, [2, 6]).shape) == "paddle.Size([2, 6])"
         assert repr(t.reshape(2, 6).shape) == repr(t.reshape((2, 6)).shape)
+
+
+@pytest.mark.parametrize("key", [5, -5, (slice(None), 7), (1, -9)], ids=str)
+def test_index_out_of_range(key):
+    same_error(lambda m: m.arange(12.0).reshape([3, 4])[key])
+
+
+def test_index_select_out_of_range():
+    same_error(lambda m: m.index_select(m.arange(12.0).reshape([3, 4]), m.to_tensor([7])))
+
+
+def _setitem_graph(m):
+    x = m.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    y = x * 2
+    y[0] = 5.0
+    v = m.to_tensor([7.0], stop_gradient=False)
+    y[1:2] = v
+    (y * y).sum().backward()
+    return repr(y), repr(x.grad), repr(v.grad)
+
+
+def test_setitem_on_non_leaf_records():
+    assert _setitem_graph(paddlelike) == _setitem_graph(paddle)
+
+
+def _indexing(m):
+    a = m.arange(12.0).reshape([3, 4])
+    b = m.zeros([2, 3])
+    b[:, 1] = m.to_tensor([5.0, 6.0])
+    b[0] = 1
+    b[b == 0] = 2.5
+    return [repr(v) for v in (a[[0, 2]], a[:, [1, 3]], a[..., 1], a[None, 0], a[a > 5],
+                              a[m.to_tensor([True, False, True])], a[1, 2], a[-1],
+                              a[m.to_tensor(1)], b, list(m.to_tensor([1, 2])))]
+
+
+def test_indexing_forms():
+    assert _indexing(paddlelike) == _indexing(paddle)

@@ -142,7 +142,23 @@ class PaddleDialect(Dialect):
             return matmul_error(info["a_shape"], info["b_shape"])
         if op == "reshape" and "shape" in info:
             return reshape_error(info.get("in_shape"), info["shape"], info["size"])
+        if op == "index" and "index" in info and "size" in info:
+            return index_error(info.get("caller"), info["index"], info["size"], info["axis"])
         return ValueError(f"(InvalidArgument) {message}")
+
+
+def index_error(caller, index: int, size: int, axis: int) -> Exception:
+    if caller == "index_select":
+        return ValueError(
+            f"(InvalidArgument) Variable value (index) of OP(index_select) expected >= -{size} "
+            f"and < {size}, but got {index}. Please check input value.\n  [Hint: Expected "
+            f"index_data[i] < input_dim[dim], but received index_data[i]:{index} >= "
+            f"input_dim[dim]:{size}.] (at /paddle/paddle/phi/kernels/cpu/"
+            "index_select_impl.h:96)\n")
+    return IndexError(
+        f"(OutOfRange) The starting index {index} of slice is out of bounds in tensor "
+        f"{axis}-th axis, it should be in the range of [-{size}, {size}). (at "
+        "/paddle/paddle/fluid/pybind/slice_utils.h:405)\n")
 
 
 def matmul_error(a_shape, b_shape, transpose_x=False, transpose_y=False) -> Exception:
