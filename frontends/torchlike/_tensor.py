@@ -562,8 +562,8 @@ def matmul(a, b):
     return r
 
 
-# torch data attribute: needs the engine's array slot to be named other than ``data``
 def _get_data(self):
+    """torch's ``.data``: an untracked alias sharing the array and the version counter."""
     t = type(self).wrap(self.data)
     t._version = self.shared_version()
     return t
@@ -571,3 +571,10 @@ def _get_data(self):
 
 def _set_data(self, value) -> None:
     self.data = value.data
+
+
+# torch's ``.data`` is a Tensor, while the engine keeps its array in a slot named ``data``:
+# the property can only exist once that slot is renamed (after a rename of the engine's
+# ``.data`` to e.g. ``.array`` everywhere, this activates by itself).
+if "data" not in EngineTensor.__slots__:
+    Tensor.data = property(_get_data, _set_data)
