@@ -196,3 +196,45 @@ def test_hash_is_identity():
 def test_grad_fn_repr_names_the_class():
     y = torchlike.tensor([1.0], requires_grad=True) * 2
     assert repr(y.grad_fn).startswith("<MulBackward0 object at 0x")
+
+
+FACTORIES = {
+    "zeros": lambda t: (t.zeros(2, 3), t.zeros((2,)), t.zeros([1, 2], dtype=t.int32),
+                        t.zeros(size=(2,))),
+    "ones": lambda t: (t.ones(2, 2, requires_grad=True), t.ones(()), t.ones(2, dtype=t.bool)),
+    "empty shape": lambda t: (t.empty(2, 3).shape, t.empty(0).dtype),
+    "full": lambda t: (t.full((2,), 1.5), t.full((2,), 3), t.full((1,), True),
+                       t.full((2,), 2, dtype=t.float64)),
+    "arange": lambda t: (t.arange(4), t.arange(4.0), t.arange(0, 1, 0.25), t.arange(1, 10, 3),
+                         t.arange(5, dtype=t.float32), t.arange(-1.5, 1.5, 0.5)),
+    "linspace": lambda t: (t.linspace(0, 1, 5), t.linspace(-2, 2, 4), t.linspace(0, 1, 1)),
+    "eye": lambda t: (t.eye(2), t.eye(2, 3), t.eye(2, 2, requires_grad=True)),
+    "likes": lambda t: (t.zeros_like(t.tensor([1, 2])), t.ones_like(t.tensor([[1.0]])),
+                        t.full_like(t.tensor([1.0, 2.0]), 7),
+                        t.ones_like(t.tensor([1.0]), dtype=t.float64),
+                        t.empty_like(t.tensor([1, 2])).shape),
+    "random shapes": lambda t: [(r.shape, r.dtype, r.requires_grad) for r in (
+        t.rand(2, 3), t.randn(4), t.randn(size=(), requires_grad=True), t.randn((2, 2)),
+        t.randint(0, 5, (3,)), t.randint(5, (2, 2)), t.normal(0.0, 1.0, size=(3,)),
+        t.rand_like(t.tensor([1.0, 2.0])), t.randn_like(t.tensor([[1.0]])),
+        t.normal(t.zeros(3), 1.0))],
+    "int factory requires grad": lambda t: t.zeros(2, dtype=t.int64, requires_grad=True),
+    "as_tensor/from_numpy": lambda t: (t.as_tensor([1, 2]), t.as_tensor([1.0], dtype=t.float64)),
+    "new_*": lambda t: (t.tensor([1.0]).new_zeros(2), t.tensor([1]).new_ones((2,)),
+                        t.tensor([1.0], dtype=t.float64).new_tensor([1, 2]),
+                        t.tensor([1]).new_full((2,), 5)),
+    "Tensor ctor": lambda t: (t.Tensor([1, 2]), t.Tensor(2, 3).shape),
+}
+
+
+@pytest.mark.parametrize("name", list(FACTORIES))
+def test_factories_as_torch(name):
+    fn = FACTORIES[name]
+    assert outcome(fn, torchlike) == outcome(fn, torch)
+
+
+def test_manual_seed_repeats_draws():
+    torchlike.manual_seed(3)
+    a = torchlike.randn(5)
+    torchlike.manual_seed(3)
+    assert torchlike.equal(a, torchlike.randn(5))

@@ -5,7 +5,7 @@ from engine.backend import is_array
 from engine.tensor import Tensor as EngineTensor
 
 from . import _dtypes
-from ._ops import C, need
+from ._ops import C, inplace, need
 from ._size import check_device
 from ._tensor import Tensor
 
@@ -54,10 +54,10 @@ def _factory(name: str):
     make = need(C, name, f"torch.{name}")
 
     def factory(*size, out=None, dtype=None, layout=None, device=None,
-                requires_grad: bool = False, pin_memory=False, memory_format=None,
-                generator=None):
+                requires_grad: bool = False, pin_memory=False, memory_format=None, **kw):
         check_device(device)
-        return _finish(make(Tensor, _size(size), _float_dtype(dtype)), requires_grad)
+        shape = _size(size, kw.pop("size", None))
+        return _finish(make(Tensor, shape, _float_dtype(dtype)), requires_grad)
 
     factory.__name__ = name
     return factory
@@ -71,7 +71,7 @@ empty = _factory("empty")
 def _rand_factory(name: str):
     make = need(C, name, f"torch.{name}")
 
-    def factory(*size, size_=None, generator=None, out=None, dtype=None, layout=None,
+    def factory(*size, generator=None, out=None, dtype=None, layout=None,
                 device=None, requires_grad: bool = False, pin_memory=False, **kw):
         check_device(device)
         shape = _size(size, kw.pop("size", None))
@@ -88,8 +88,6 @@ randn = _rand_factory("randn")
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
          requires_grad: bool = False):
     check_device(device)
-    if dtype is None:
-        dtype = _dtypes.from_np(C.infer_array(fill_value).dtype)
     return _finish(need(C, "full", "torch.full")(Tensor, _size((size,)), fill_value,
                                                  _dtypes.to_np(dtype)), requires_grad)
 
@@ -99,13 +97,8 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     check_device(device)
     if end is None:
         start, end = 0, start
-    if dtype is None:
-        floats = any(isinstance(v, float) for v in (start, end, step))
-        np_dtype = _dtypes.float32._np if floats else _dtypes.int64._np
-    else:
-        np_dtype = _dtypes.to_np(dtype)
-    return _finish(need(C, "arange", "torch.arange")(Tensor, start, end, step, np_dtype),
-                   requires_grad)
+    return _finish(need(C, "arange", "torch.arange")(Tensor, start, end, step,
+                                                     _dtypes.to_np(dtype)), requires_grad)
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
@@ -135,13 +128,11 @@ def randint(low, high=None, size=None, *, generator=None, out=None, dtype=None, 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None,
            layout=None, device=None, requires_grad: bool = False):
     check_device(device)
-    if size is None:
-        if isinstance(mean, EngineTensor) or isinstance(std, EngineTensor):
-            raise NotImplementedError("torchlike does not implement torch.normal with tensor "
-                                      "mean or std")
+    if size is None and not (isinstance(mean, EngineTensor) or isinstance(std, EngineTensor)):
         size = ()
-    return _finish(need(C, "normal", "torch.normal")(Tensor, mean, std, tuple(size),
-                                                     _float_dtype(dtype)), requires_grad)
+    return _finish(need(C, "normal", "torch.normal")(
+        Tensor, mean, std, None if size is None else tuple(size),
+        None if dtype is None else _dtypes.to_np(dtype)), requires_grad)
 
 
 def _like(name: str, factory):
@@ -181,3 +172,42 @@ def manual_seed(seed: int):
 
 def initial_seed() -> int:
     return C.default_generator.initial_seed
+
+
+# ---------------------------------------------------------------- Tensor.new_* and random fills
+def _new_tensor(self, data, *, dtype=None, device=None, requires_grad: bool = False):
+    return tensor(data, self.dtype if dtype is None else dtype, device, requires_grad)
+
+
+def _new_factory(factory):
+    def new(self, *size, dtype=None, device=None, requires_grad: bool = False, **kw):
+        return factory(*size, dtype=self.dtype if dtype is None else dtype, device=device,
+                       requires_grad=requires_grad)
+
+    return new
+
+
+def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad: bool = False):
+    return full(size, fill_value, dtype=self.dtype if dtype is None else dtype, device=device,
+                requires_grad=requires_grad)
+
+
+def _normal_(self, mean=0.0, std=1.0, *, generator=None):
+    value = need(C, "normal", "torch.Tensor.normal_")(Tensor, mean, std, self.data.shape,
+                                                       self.data.dtype)
+    return inplace.setitem(self, Ellipsis, value)
+
+
+def _uniform_(self, a=0.0, b=1.0, *, generator=None):
+    value = need(C, "uniform", "torch.Tensor.uniform_")(Tensor, self.data.shape, a, b,
+                                                         self.data.dtype)
+    return inplace.setitem(self, Ellipsis, value)
+
+
+Tensor.new_tensor = _new_tensor
+Tensor.new_zeros = _new_factory(zeros)
+Tensor.new_ones = _new_factory(ones)
+Tensor.new_empty = _new_factory(empty)
+Tensor.new_full = _new_full
+Tensor.normal_ = _normal_
+Tensor.uniform_ = _uniform_
