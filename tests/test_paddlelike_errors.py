@@ -380,3 +380,30 @@ def _indexing(m):
 
 def test_indexing_forms():
     assert _indexing(paddlelike) == _indexing(paddle)
+
+
+MISUSE = {
+    "concat_shapes": lambda m: m.concat([m.ones([2, 3]), m.ones([3, 2])]),
+    "concat_axis": lambda m: m.concat([m.ones([2, 3]), m.ones([2, 3])], axis=2),
+    "stack_shapes": lambda m: m.stack([m.ones([2, 3]), m.ones([3, 2])]),
+    "split_uneven": lambda m: m.split(m.ones([5]), 2),
+    "expand": lambda m: m.expand(m.ones([2, 3]), [3, 3]),
+    "sum_axis": lambda m: m.ones([2, 3]).sum(axis=2),
+    "mean_axis": lambda m: m.ones([2, 3]).mean(axis=5),
+    "max_axis": lambda m: m.ones([2, 3]).max(axis=2),
+    "unsqueeze": lambda m: m.ones([2, 3]).unsqueeze(5),
+    "squeeze": lambda m: m.ones([2, 3]).squeeze(4),
+    "flatten": lambda m: m.flatten(m.ones([2, 3]), 3),
+    "mv": lambda m: m.mv(m.ones([2, 3]), m.ones([2])),
+    "bmm": lambda m: m.bmm(m.ones([2, 2, 3]), m.ones([2, 2, 3])),
+    "argmax_axis": lambda m: m.ones([2, 3]).argmax(axis=3),
+    "softmax_axis": lambda m: m.nn.functional.softmax(m.ones([2]), axis=3),
+    "to_tensor_str": lambda m: m.to_tensor("abc"),
+    "arange_step0": lambda m: m.arange(0, 5, 0),
+    "randint_range": lambda m: m.randint(5, 2, [2]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MISUSE))
+def test_misuse(name):
+    same_error(MISUSE[name])

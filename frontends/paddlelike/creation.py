@@ -24,6 +24,9 @@ def _flagged(t, stop_gradient: bool):
 def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True):
     """paddle.to_tensor: Python ints -> int64, floats -> float32, numpy arrays keep dtype."""
     np_dtype = to_np(dtype)
+    if isinstance(data, (str, bytes, dict, set)) or data is None:
+        raise TypeError(f"Can't constructs a 'paddle.Tensor' with data type {type(data)}, data "
+                        "type must be scalar|list|tuple|np.ndarray|paddle.Tensor")
     if isinstance(data, _EngineTensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use "
                       "sourceTensor.clone().detach(), rather than "
@@ -77,6 +80,11 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None, **kwargs): 
 def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
     if high is None:
         low, high = 0, low
+    if low >= high:
+        raise ValueError(
+            f"(InvalidArgument) randint's low must less then high, but received: low = {low}, "
+            f"high = {high}.\n  [Hint: Expected low < high, but received low:{low} >= "
+            f"high:{high}.] (at /paddle/paddle/phi/infermeta/nullary.cc:308)\n")
     return C.randint(Tensor, low, high, _ints(shape), int64 if dtype is None else to_np(dtype))
 
 
@@ -135,6 +143,10 @@ def arange(start=0, end=None, step=1, dtype=None, name=None, **kwargs):
         np_dtype = default_float if floats else int64
     else:
         np_dtype = to_np(dtype)
+    if step == 0:
+        raise ValueError("(InvalidArgument) The step of range op should not be 0.\n  [Hint: "
+                         "Expected step != 0, but received step:0 == 0:0.] (at "
+                         "/paddle/paddle/phi/kernels/funcs/range_function.h:23)\n")
     if np_dtype.kind != "f":
         return C.arange(Tensor, start, end, step, np_dtype)
     # paddle's kernel works in the output dtype: n = ceil(|(end - start) / step|),

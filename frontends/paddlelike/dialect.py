@@ -144,7 +144,91 @@ class PaddleDialect(Dialect):
             return reshape_error(info.get("in_shape"), info["shape"], info["size"])
         if op == "index" and "index" in info and "size" in info:
             return index_error(info.get("caller"), info["index"], info["size"], info["axis"])
-        return ValueError(f"(InvalidArgument) {message}")
+        if op == "axis" and "ndim" in info:
+            return axis_error(info.get("caller"), info["axis"], info["ndim"])
+        if op == "concatenate" and "dim" in info:
+            return concat_error(info["dim"], info["index"], info.get("a_shape"),
+                                info.get("b_shape"))
+        if op == "stack" and "b_shape" in info:
+            a, b = info["a_shape"], info["b_shape"]
+            j = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), 0)
+            return concat_error(j, info["index"], a, b)
+        if op == "broadcast_to" and "in_shape" in info:
+            return expand_error(info["in_shape"], info["shape"])
+        if op in ("mv", "bmm") and "a_shape" in info:
+            return linalg_error(op, info["a_shape"], info["b_shape"])
+        return ValueError(f"(InvalidArgument) {message}\n")
+
+
+def _hint(cond: str, got: str, where: str) -> str:
+    return f"\n  [Hint: Expected {cond}, but received {got}.] (at /paddle/paddle/{where})\n"
+
+
+def axis_error(caller, axis: int, ndim: int) -> Exception:
+    """Out-of-range axes, worded per paddle kernel family."""
+    if caller in ("softmax", "log_softmax"):
+        return ValueError(
+            "(InvalidArgument) Attr(axis) value should be in range [-R, R-1], R is the rank of "
+            "Input(X)." + _hint("axis < rank_x", f"axis:{axis} >= rank_x:{ndim}",
+                                "phi/infermeta/unary.cc:4868"))
+    if caller in ("argmax", "argmin"):
+        return ValueError(
+            f"(InvalidArgument) 'axis'({axis}) must be less than Rank(X)({ndim}) of Input(X)."
+            + _hint("int_axis < x_rank", f"int_axis:{axis} >= x_rank:{ndim}",
+                    "phi/infermeta/unary.cc:307"))
+    if caller in ("concatenate", "stack"):
+        cond = "axis >= -rank && axis < rank"
+        return ValueError(
+            f"(InvalidArgument) The axis is expected to be in range of [-{ndim}, {ndim}), but "
+            f"got {axis}" + _hint(f"{cond} == true", f"{cond}:0 != true:1",
+                                  "phi/infermeta/multiary.cc:1366"))
+    # reductions (sum, mean, max, prod, ...)
+    got = (f"axis[i]:{axis} >= x_rank:{ndim}" if axis >= 0
+           else f"axis[i]:{axis} < -x_rank:{-ndim}")
+    cond = "axis[i] < x_rank" if axis >= 0 else "axis[i] >= -x_rank"
+    return ValueError(
+        "(InvalidArgument) The reduce dim index 0 should be in the range [ -dimension(X), "
+        f"dimension(X) ) which dimension = {ndim}. But received dim index = {axis}."
+        + _hint(cond, got, "phi/infermeta/unary.cc:4104"))
+
+
+def concat_error(dim: int, index: int, a_shape, b_shape) -> Exception:
+    cond = "inputs_dims[0][j] == inputs_dims[i][j]"
+    got = (f"inputs_dims[0][j]:{a_shape[dim]} != inputs_dims[i][j]:{b_shape[dim]}"
+           if a_shape is not None else "")
+    return ValueError(
+        f"(InvalidArgument) The {dim}-th dimension of input[0] and input[{index}] is expected "
+        f"to be equal.But received input[0]'s shape = {_shape(a_shape)}, input[{index}]'s "
+        f"shape = {_shape(b_shape)}." + _hint(cond, got, "phi/kernels/funcs/concat_funcs.h:72"))
+
+
+def expand_error(in_shape, shape) -> Exception:
+    lead = len(shape) - len(in_shape)
+    i = next(k for k in range(len(in_shape))
+             if in_shape[k] != 1 and in_shape[k] != shape[k + lead])
+    a, b = in_shape[i], shape[i + lead]
+    return ValueError(
+        f"(InvalidArgument) The value ({a}) of the non-singleton dimension does not match the "
+        f"corresponding value ({b}) in shape for expand_v2 op."
+        + _hint("vec_in_dims[i] == expand_shape[i]",
+                f"vec_in_dims[i]:{a} != expand_shape[i]:{b}",
+                "phi/kernels/impl/expand_kernel_impl.h:64"))
+
+
+def linalg_error(op: str, a_shape, b_shape) -> Exception:
+    if op == "mv":
+        return ValueError(
+            "(InvalidArgument) X's second dimension is expected to be equal to Vec's first "
+            f"dimension, but received X'shape = {_shape(a_shape)}, Vec's shape = "
+            f"{_shape(b_shape)}" + _hint("dim_x[1] == dim_vec[0]",
+                                         f"dim_x[1]:{a_shape[-1]} != dim_vec[0]:{b_shape[0]}",
+                                         "phi/infermeta/binary.cc:3463"))
+    ka, kb = a_shape[-1], b_shape[-2] if len(b_shape) > 1 else b_shape[0]
+    # paddle's message really prints the format placeholders and then both numbers
+    return ValueError(
+        "(InvalidArgument) Input(X)'s width must be equal with Input(Y)'s height in BmmOp,but "
+        f"receive X's width: [%s],Y's height: [%s].{ka}{kb}"
+        + _hint("x == y", f"x:{ka} != y:{kb}", "phi/infermeta/binary.cc:374"))
 
 
 def index_error(caller, index: int, size: int, axis: int) -> Exception:

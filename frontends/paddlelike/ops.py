@@ -395,14 +395,40 @@ def transpose(x, perm, name=None):
 
 
 def squeeze(x, axis=None, name=None):
-    return S.squeeze(x, _axes(axis))
+    axis = _axes(axis)
+    nd = x.data.ndim
+    for a in (axis if isinstance(axis, tuple) else () if axis is None else (axis,)):
+        if a >= nd or a < -nd:
+            bad = f"current:{a} >= in_dims.size():{nd}" if a >= 0 else f"current:{a} < 0:0"
+            cond = "current < in_dims.size()" if a >= 0 else "current >= 0"
+            raise ValueError(
+                f"(InvalidArgument) Each axis in Attr(axes) should be in the range of [-{nd}, "
+                f"{nd - 1}]But current axis is:{a}, input tensor's shape = "
+                f"[{', '.join(map(str, x.data.shape))}].\n  [Hint: Expected {cond}, but "
+                f"received {bad}.] (at /paddle/paddle/phi/kernels/funcs/unsqueeze.h:70)\n")
+    return S.squeeze(x, axis)
 
 
 def unsqueeze(x, axis, name=None):
-    return S.unsqueeze(x, _axes(axis))
+    axis = _axes(axis)
+    rank = x.data.ndim
+    for a in (axis if isinstance(axis, tuple) else (axis,)):
+        cur = a if a >= 0 else a + rank + 1
+        if cur > rank:
+            raise ValueError(
+                "(InvalidArgument) The insert dimension value should not be larger than the "
+                "dimension size of input tensor\n  [Hint: Expected cur <= cur_output_rank, but "
+                f"received cur:{cur} > cur_output_rank:{rank}.] (at "
+                "/paddle/paddle/phi/kernels/funcs/unsqueeze.h:128)\n")
+        rank += 1
+    return S.unsqueeze(x, axis)
 
 
 def flatten(x, start_axis=0, stop_axis=-1, name=None):
+    nd = builtins.max(x.data.ndim, 1)
+    for label, a in (("start_axis", start_axis), ("stop_axis", stop_axis)):
+        if not isinstance(a, int) or not -nd <= a < nd:
+            raise ValueError(f"The {label} should be a int, and in range [-rank(x), rank(x))")
     return S.flatten(x, start_axis, stop_axis)
 
 
@@ -419,7 +445,9 @@ def split(x, num_or_sections, axis=0, name=None):
                 f"(InvalidArgument) The input's size along the split dimension must be evenly "
                 f"divisible by Attr(num_or_sections). But received Attr(num_or_sections) = "
                 f"{num_or_sections}, input(X)'s shape = [{', '.join(map(str, x.data.shape))}], "
-                f"Attr(dim) = {axis}.")
+                f"Attr(dim) = {axis}.\n  [Hint: Expected input_axis_dim % num == 0, but "
+                f"received input_axis_dim % num:{n % num_or_sections} != 0:0.] (at "
+                "/paddle/paddle/phi/infermeta/unary.cc:5099)\n")
         sizes = [n // num_or_sections] * num_or_sections
     else:
         sizes = list(_ints(num_or_sections))
