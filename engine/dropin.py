@@ -247,6 +247,9 @@ def run(script: str, args: list[str], public: str, shim: str, restore: bool = Fa
             sys.path[0] = folder  # `python -m` put the caller's cwd there
         else:
             sys.path.insert(0, folder)
+    # a real `public` imported earlier (by site hooks, say) must not win over the shim
+    evicted = {name: sys.modules.pop(name) for name in list(sys.modules)
+               if name == public or name.startswith(public + ".")}
     sys.meta_path.insert(0, finder)
     sys.modules["__main__"] = main
     try:
@@ -261,14 +264,15 @@ def run(script: str, args: list[str], public: str, shim: str, restore: bool = Fa
         return 1
     finally:
         if restore:
-            _restore(finder, saved_main, saved_argv, saved_path)
+            _restore(finder, saved_main, saved_argv, saved_path, evicted)
 
 
-def _restore(finder, saved_main, saved_argv, saved_path) -> None:
+def _restore(finder, saved_main, saved_argv, saved_path, evicted) -> None:
     if finder in sys.meta_path:
         sys.meta_path.remove(finder)
     for name in finder.aliased:
         sys.modules.pop(name, None)
+    sys.modules.update(evicted)
     if saved_main is not None:
         sys.modules["__main__"] = saved_main
     sys.argv = saved_argv

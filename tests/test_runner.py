@@ -354,3 +354,15 @@ def test_module_getattr_public_private_and_submodules():
         getattr_("__path__")
     assert not isinstance(info.value, NotImplementedError)
     assert not hasattr(mod, "_private") and getattr(mod, "nothing", 1) == 1
+
+
+def test_public_module_imported_before_the_run_is_replaced(fake, tmp_path):
+    # a real `fakefw` already imported (say by a site hook) must not shadow the shim
+    real = tmp_path / "realroot"
+    _write(real, {"fakefw/__init__.py": "REAL = True\n"})
+    script = fake.script
+    script.write_text("import fakefw\nprint(getattr(fakefw, 'REAL', False), fakefw.__name__)\n")
+    code = f"import sys; sys.path.append({str(real)!r}); import fakefw; " + RUN_FAKE
+    p = subprocess.run([sys.executable, "-c", code, str(script)], capture_output=True,
+                       text=True, env=_env(tmp_path / "shimroot"), timeout=120)
+    assert _lines(p) == ["False fakeshim"]
