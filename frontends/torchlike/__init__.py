@@ -42,7 +42,7 @@ from ._dtypes import (
     int64,
     uint8,
 )
-from ._functions import FUNCTIONS, is_tensor, numel
+from ._functions import FUNCTIONS, is_floating_point, is_tensor, numel
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size, device
 from ._tensor import Tensor
@@ -64,7 +64,7 @@ __all__ = [
     "Size", "Tensor", "arange", "as_tensor", "autograd", "bool", "device", "double", "dtype",
     "empty", "empty_like", "enable_grad", "eye", "float", "float16", "float32", "float64",
     "from_numpy", "full", "full_like", "get_default_dtype", "half", "inference_mode",
-    "initial_seed", "int", "int8", "int16", "int32", "int64", "is_grad_enabled", "is_tensor",
+    "initial_seed", "int", "is_floating_point", "int8", "int16", "int32", "int64", "is_grad_enabled", "is_tensor",
     "linspace", "long", "manual_seed", "nn", "no_grad", "normal", "numel", "ones",
     "ones_like", "rand", "rand_like", "randint", "randn", "randn_like", "set_grad_enabled",
     "short", "tensor", "uint8", "zeros", "zeros_like", *FUNCTIONS,

@@ -1,6 +1,8 @@
 """Tensor factories with torch's calling conventions (``*size`` or a tuple, dtype=, ...)."""
 from __future__ import annotations
 
+import warnings
+
 from engine.backend import is_array
 from engine.tensor import Tensor as EngineTensor
 
@@ -31,6 +33,10 @@ def _float_dtype(dtype):
 def tensor(data, dtype=None, device=None, requires_grad: bool = False, pin_memory=False):
     check_device(device)
     if isinstance(data, EngineTensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
+                      "requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
         array = data.data.copy() if dtype is None else data.data.astype(_dtypes.to_np(dtype))
     else:
         array = C.infer_array(data, _dtypes.to_np(dtype))

@@ -469,6 +469,10 @@ def numel(input) -> int:  # noqa: A002
     return input.data.size
 
 
+def is_floating_point(input) -> bool:  # noqa: A002
+    return input.data.dtype.kind == "f"
+
+
 FUNCTIONS.update(allclose=allclose, isclose=isclose, equal=equal)
 
 
