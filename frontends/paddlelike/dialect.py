@@ -182,14 +182,39 @@ def axis_error(caller, axis: int, ndim: int) -> Exception:
             f"(InvalidArgument) The axis is expected to be in range of [-{ndim}, {ndim}), but "
             f"got {axis}" + _hint(f"{cond} == true", f"{cond}:0 != true:1",
                                   "phi/infermeta/multiary.cc:1366"))
-    # reductions (sum, mean, max, prod, ...)
-    got = (f"axis[i]:{axis} >= x_rank:{ndim}" if axis >= 0
-           else f"axis[i]:{axis} < -x_rank:{-ndim}")
-    cond = "axis[i] < x_rank" if axis >= 0 else "axis[i] >= -x_rank"
+    if caller == "cumsum":
+        if axis >= 0:
+            cond, got, line = "axis < x_dims.size()", f"axis:{axis} >= x_dims.size():{ndim}", 650
+        else:
+            cond, got, line = ("axis >= -x_dims.size()", f"axis:{axis} < -x_dims.size():{-ndim}",
+                               641)
+        return IndexError(
+            f"(OutOfRange) axis is out of range (expected to be in range of [-{ndim}, {ndim}), "
+            f"but got {axis})." + _hint(cond, got, f"phi/infermeta/unary.cc:{line}"))
+    return reduce_axis_error(axis, ndim)
+
+
+def reduce_axis_error(axis: int, ndim: int, lines=(4104, 4114)) -> Exception:
+    """Reductions (sum, mean, amax, prod, ...); paddle.max/min report other lines."""
+    if axis >= 0:
+        cond, got, line = "axis[i] < x_rank", f"axis[i]:{axis} >= x_rank:{ndim}", lines[0]
+        gap = " "
+    else:
+        cond, got, line = "axis[i] >= -x_rank", f"axis[i]:{axis} < -x_rank:{-ndim}", lines[1]
+        gap = "  "  # paddle's text has two spaces here
     return ValueError(
         "(InvalidArgument) The reduce dim index 0 should be in the range [ -dimension(X), "
-        f"dimension(X) ) which dimension = {ndim}. But received dim index = {axis}."
-        + _hint(cond, got, "phi/infermeta/unary.cc:4104"))
+        f"dimension(X) ){gap}which dimension = {ndim}. But received dim index = {axis}."
+        + _hint(cond, got, f"phi/infermeta/unary.cc:{line}"))
+
+
+def norm_axis_error(axis: int, shape) -> Exception:
+    cond = "(axis >= -x_rank && axis < x_rank) || x_rank == 0"
+    return ValueError(
+        "(InvalidArgument) Attr(axis) value should be in range [-R, R-1], R is the rank of "
+        f"Input(X). But received axis: {axis}, R: {len(shape)}. Current Input(X)'s shape "
+        f"is={_shape(shape)}." + _hint(f"{cond} == true", f"{cond}:0 != true:1",
+                                       "phi/infermeta/unary.cc:3793"))
 
 
 def concat_error(dim: int, index: int, a_shape, b_shape) -> Exception:

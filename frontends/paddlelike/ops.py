@@ -15,7 +15,7 @@ from engine.ops import reduce as R
 from engine.ops import shape as S
 from engine.tensor import Tensor as _EngineTensor
 
-from .dialect import matmul_error, reshape_error
+from .dialect import matmul_error, norm_axis_error, reduce_axis_error, reshape_error
 from .meta import to_np
 from .tensor import Tensor
 
@@ -242,21 +242,35 @@ def mean(x, axis=None, keepdim=False, name=None, *, dim=None):
     return out
 
 
-def _reduction(family: str, engine_name: str, paddle_name: str):
+def _check_axes(x, axis, error) -> None:
+    """Raise paddle's error for the first out-of-range axis (where the engine's facts
+    cannot tell paddle's kernels apart)."""
+    if axis is None:
+        return
+    nd = x.data.ndim
+    for a in (axis if isinstance(axis, tuple) else (axis,)):
+        if nd and not -nd <= a < nd:
+            raise error(a)
+
+
+def _reduction(family: str, engine_name: str, paddle_name: str, lines=None):
     engine_fn = _eng(family, engine_name)
 
     def fn(x, axis=None, keepdim=False, name=None, *, dim=None):
         if dim is not None:
             axis = dim
-        return engine_fn(x, axis=_axes(axis), keepdims=keepdim)
+        axis = _axes(axis)
+        if lines is not None:
+            _check_axes(x, axis, lambda a: reduce_axis_error(a, x.data.ndim, lines))
+        return engine_fn(x, axis=axis, keepdims=keepdim)
 
     fn.__name__ = fn.__qualname__ = paddle_name
     return fn
 
 
 # paddle.max/min share the gradient among ties, as amax/amin do
-max = _reduction("reduce", "amax", "max")  # noqa: A001
-min = _reduction("reduce", "amin", "min")  # noqa: A001
+max = _reduction("reduce", "amax", "max", (4180, 4190))  # noqa: A001
+min = _reduction("reduce", "amin", "min", (4180, 4190))  # noqa: A001
 amax = _reduction("reduce", "amax", "amax")
 amin = _reduction("reduce", "amin", "amin")
 logsumexp = _reduction("reduce", "logsumexp", "logsumexp")
@@ -293,7 +307,9 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
 def norm(x, p=None, axis=None, keepdim=False, name=None):
     if p is None or p == "fro":
         p = 2
-    return _eng("reduce", "norm")(x, p, axis=_axes(axis), keepdims=keepdim)
+    axis = _axes(axis)
+    _check_axes(x, axis, lambda a: norm_axis_error(a, x.data.shape))
+    return _eng("reduce", "norm")(x, p, axis=axis, keepdims=keepdim)
 
 
 def cumsum(x, axis=None, dtype=None, name=None):
