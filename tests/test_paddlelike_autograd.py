@@ -6,6 +6,7 @@ import paddlelike
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 paddle = pytest.importorskip("paddle")
 
@@ -235,3 +236,28 @@ def test_linspace_bit_exact(start, stop, num, dtype):
     theirs = paddle.linspace(start, stop, num, dtype=dtype).numpy()
     assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
     assert (ours == theirs).all()
+
+
+_BINARY = ["add", "subtract", "multiply", "divide", "maximum", "minimum"]
+_UNARY = ["exp", "tanh", "sigmoid", "abs", "square", "sin", "cos", "neg", "sqrt", "log"]
+
+
+@settings(max_examples=40)
+@given(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3),
+       st.sampled_from(_BINARY), st.sampled_from(_UNARY), st.integers(0, 2**16),
+       st.sampled_from(["float32", "float64"]))
+def test_broadcast_chains(shapes, binary, unary, seed, dtype):
+    rng = np.random.default_rng(seed)
+    arrays = [rng.uniform(0.5, 2.0, s).astype(dtype) for s in shapes.input_shapes]
+
+    def run(m):
+        a, b = (m.to_tensor(v, stop_gradient=False) for v in arrays)
+        out = getattr(m, unary)(getattr(m, binary)(a, b))
+        out.backward()
+        return out, a.grad, b.grad
+
+    ours, theirs = run(paddlelike), run(paddle)
+    for o, t in zip(ours, theirs):
+        assert o.shape == t.shape and str(o.dtype) == str(t.dtype)
+        np.testing.assert_allclose(o.numpy(), t.numpy(), rtol=2e-6 if dtype == "float32"
+                                   else 1e-12)
