@@ -238,3 +238,22 @@ def test_manual_seed_repeats_draws():
     a = torchlike.randn(5)
     torchlike.manual_seed(3)
     assert torchlike.equal(a, torchlike.randn(5))
+
+
+def _warnings_of(fn, mod):
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fn(mod)
+    return repr(result), [(w.category.__name__, str(w.message)) for w in caught]
+
+
+@pytest.mark.parametrize("probe", [
+    lambda t: (lambda x: ((x * 2) * (x * 2)).sum().backward() or (x * 2).grad)(
+        t.tensor([0.0, 1.0], requires_grad=True)),
+    lambda t: (lambda x: (x * x).sum().backward() or x.grad)(
+        t.tensor([0.0, 1.0], requires_grad=True)),
+    lambda t: t.tensor(t.tensor([1.0, 2.0])),
+])
+def test_same_warnings_as_torch(probe):
+    assert _warnings_of(probe, torchlike) == _warnings_of(probe, torch)

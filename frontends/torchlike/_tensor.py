@@ -1,6 +1,8 @@
 """torchlike.Tensor: the engine tensor with torch's names, flags, errors and printing."""
 from __future__ import annotations
 
+import warnings
+
 from engine import autograd as engine_autograd
 from engine.backend import is_array, scalar_of
 from engine.mode import state
@@ -15,6 +17,22 @@ from ._size import CPU, Size, check_device
 
 _RG = EngineTensor.__dict__["requires_grad"]  # the engine's slot, under our property
 _rg_get, _rg_set = _RG.__get__, _RG.__set__
+_GRAD = EngineTensor.__dict__["grad"]
+_grad_get = _GRAD.__get__
+NON_LEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered "
+    "internally at /__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
+)
+
+
+def _get_grad(self):
+    if self.node is not None and not self.retains_grad:
+        warnings.warn(NON_LEAF_GRAD, UserWarning, stacklevel=2)
+    return _grad_get(self)
 
 
 def _set_requires_grad(self, flag) -> None:
@@ -106,6 +124,7 @@ class Tensor(EngineTensor):
 
     # ------------------------------------------------------------ autograd
     requires_grad = property(_rg_get, _set_requires_grad)
+    grad = property(_get_grad, _GRAD.__set__)
 
     def requires_grad_(self, requires_grad: bool = True):
         if self.node is not None:
