@@ -258,7 +258,7 @@ def _relu_fwd(a):
     return xp.maximum(a, 0).astype(a.dtype, copy=False)
 
 
-relu = _def_unary("relu", _relu_fwd, lambda n, g: (mul(g, gt(n.output(), 0.0)),),
+relu = _def_unary("relu", _relu_fwd, lambda n, g: (where_(gt(n.output(), 0.0), g, 0.0),),
                   save_out=True, float_only=False)
 reciprocal = _def_unary("reciprocal", xp.reciprocal,
                         lambda n, g: (neg(mul(g, square(n.output()))),), save_out=True)
@@ -275,7 +275,7 @@ def _clamp_vjp(n, g):
         mask = mask & (x.data >= (lo.data if isinstance(lo, Tensor) else lo))
     if hi is not None:
         mask = mask & (x.data <= (hi.data if isinstance(hi, Tensor) else hi))
-    return (mul(g, type(x).wrap(mask)),)
+    return (where_(type(x).wrap(mask), g, 0.0),)
 
 
 _clamp = defop("clamp", _clamp_vjp)
