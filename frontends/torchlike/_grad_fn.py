@@ -76,6 +76,13 @@ class _NodeView:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
+    # torch hands out one object per node; fresh handles at least compare equal
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _NodeView) and other._node is self._node
+
+    def __hash__(self) -> int:
+        return id(self._node)
+
     def __call__(self, *grads):
         raise NotImplementedError("torchlike does not implement calling a grad_fn")
 
