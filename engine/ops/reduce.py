@@ -464,10 +464,12 @@ def _norm_ref(a, ord=2, axis=None, keepdims=False):
     return r
 
 
-def _norm_case(draw, st, hnp):
-    [a], kw = with_axis(distinct=True, signs=True, lo=0.2)(draw, st, hnp)
-    kw["ord"] = draw(st.sampled_from([2, "fro", 1, 3, 1.5, 0.5, -1.5, 0, math.inf, -math.inf]))
-    return [a], kw
+def _norm_case(*ords):
+    def make(draw, st, hnp):
+        [a], kw = with_axis(distinct=True, signs=True, lo=0.2)(draw, st, hnp)
+        kw["ord"] = draw(st.sampled_from(ords))
+        return [a], kw
+    return make
 
 
 def _lse_ref(a, axis=None, keepdims=False):
@@ -508,7 +510,9 @@ spec("var_biased", var, _nontrivial(with_axis(), 0), ref=_reduce_ref(_var_ref))
 spec("std", std, _nontrivial(with_axis(distinct=True), 1),
      ref=_reduce_ref(lambda a, correction, **kw: xp.sqrt(_var_ref(a, correction=correction,
                                                                    **kw))))
-spec("norm", norm, _norm_case, ref=_norm_ref)
+spec("norm", norm, _norm_case(2, "fro"), ref=_norm_ref)
+spec("norm_p", norm, _norm_case(3, 1.5, 0.5, -1.5), ref=_norm_ref)
+spec("norm_1_0_inf", norm, _norm_case(1, 0, math.inf, -math.inf), ref=_norm_ref)
 spec("logsumexp", logsumexp, with_axis(-5.0, 5.0), ref=_lse_ref)
 spec("softmax", softmax, with_axis(-5.0, 5.0, keepdims=False), ref=_softmax_ref)
 spec("log_softmax", log_softmax, with_axis(-5.0, 5.0, keepdims=False),
