@@ -343,3 +343,14 @@ def test_reductions_and_gradients_match_torch():
         np.testing.assert_allclose(out.data, tout.detach().numpy(), rtol=1e-12, atol=1e-12)
         (g,) = run_backward([out], [Tensor(seed)], inputs=[x], accumulate=False)
         np.testing.assert_allclose(g.data, tx.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_concatenate_skips_legacy_empty_vectors_like_torch():
+    out = shape.concatenate([t(np.ones((2, 3))), t([]), t(np.zeros((1, 3)))])
+    assert out.data.shape == (3, 3)
+    assert shape.concatenate([t([]), t([1.0])]).data.tolist() == [1.0]
+
+
+def test_gather_with_0d_index_into_a_vector():
+    out = index.gather(t([1.0, 2.0, 3.0]), 0, t(2, np.int64))
+    assert out.data.shape == () and float(out.data) == 3.0

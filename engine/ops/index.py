@@ -187,6 +187,8 @@ def gather(x, axis, index):
         x1 = _take(x, (None,), "gather")
         out = gather(x1, 0, idx.reshape(-1))
         return _take(out, (0,) if not idx.ndim else (Ellipsis,), "gather")
+    if not idx.ndim:  # a 0-d index into a vector picks one element
+        return _take(gather(x, axis, idx.reshape(1)), (0, Ellipsis), "gather")
     for d in range(len(xs)):
         if d != axis and idx.shape[d] > xs[d]:
             raise x.dialect.invalid("gather", f"index size {idx.shape[d]} exceeds input size "

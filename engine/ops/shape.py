@@ -251,6 +251,14 @@ def concatenate(tensors, axis=0):
     tensors = list(tensors)
     if not tensors:
         raise tensors_required("concatenate")
+    if len(tensors) > 1 and any(t.data.shape == (0,) for t in tensors):
+        # torch's legacy rule: 1-D empty tensors are skipped (they still count for the dtype)
+        kept = [t for t in tensors if t.data.shape != (0,)]
+        if kept and any(t.data.ndim != 1 for t in kept):
+            arrays, _ = _joint_arrays(tensors, "concatenate")
+            dt = arrays[0].dtype
+            from .elementwise import cast
+            return concatenate([cast(t, dt) for t in kept], axis)
     first = tensors[0]
     nd = first.data.ndim
     if nd == 0:
