@@ -354,3 +354,14 @@ def test_concatenate_skips_legacy_empty_vectors_like_torch():
 def test_gather_with_0d_index_into_a_vector():
     out = index.gather(t([1.0, 2.0, 3.0]), 0, t(2, np.int64))
     assert out.data.shape == () and float(out.data) == 3.0
+
+
+def test_max_along_sends_the_gradient_to_the_indexed_element_only():
+    x = t([[1.0, 3.0, 3.0], [2.0, 0.0, 2.0]], requires_grad=True)
+    values, idx = reduce.max_along(x, 1)
+    assert values.data.tolist() == [3.0, 2.0] and idx.data.tolist() == [1, 0]
+    assert idx.data.dtype == np.int64
+    g = grad_of(lambda x: reduce.max_along(x, 1)[0], x.data)
+    np.testing.assert_allclose(g, [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
+    v, i = reduce.min_along(x, 0, keepdims=True)
+    assert v.data.shape == (1, 3) and i.data.tolist() == [[0, 1, 1]]

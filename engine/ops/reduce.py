@@ -226,6 +226,29 @@ def argmin(x, axis=None, keepdims=False):
     return _arg_extreme("argmin", xp.argmin, x, axis, keepdims)
 
 
+def _extreme_along(op, fn, x, axis, keepdims):
+    from .index import take_along_axis
+    axis = checked_axis(x, op, axis)
+    if not x.data.ndim:
+        return x, type(x).wrap(xp.zeros((), dtype=int64))
+    idx = _arg_extreme(op, fn, x, axis, True)
+    values = take_along_axis(x, idx, axis)
+    if not keepdims:
+        values = reshape(values, values.data.shape[:axis] + values.data.shape[axis + 1:])
+        idx = type(idx).wrap(idx.data.reshape(values.data.shape))
+    return values, idx
+
+
+def max_along(x, axis, keepdims=False):
+    """(values, int64 indices) of the maximum along one axis; the gradient goes to the
+    indexed element only (torch.max(x, dim)), not shared among ties as in amax."""
+    return _extreme_along("max", xp.argmax, x, axis, keepdims)
+
+
+def min_along(x, axis, keepdims=False):
+    return _extreme_along("min", xp.argmin, x, axis, keepdims)
+
+
 # ---------------------------------------------------------------- var, std
 def _dof(shape, axes, correction):
     return builtins.max(0, _count(shape, axes) - correction)
@@ -505,6 +528,16 @@ spec("argmax", argmax, _argmax_case, differentiable=False,
      ref=lambda a, axis, keepdims: xp.argmax(a, axis=axis, keepdims=keepdims))
 spec("argmin", argmin, _argmax_case, differentiable=False,
      ref=lambda a, axis, keepdims: xp.argmin(a, axis=axis, keepdims=keepdims))
+def _one_axis_case(draw, st, hnp):
+    [a], kw = with_axis(distinct=True, multi=False, min_dims=1)(draw, st, hnp)
+    kw["axis"] = 0 if kw["axis"] is None else kw["axis"]
+    return [a], kw
+
+
+spec("max_along", lambda x, axis, keepdims: max_along(x, axis, keepdims)[0], _one_axis_case,
+     ref=lambda a, axis, keepdims: a.max(axis=axis, keepdims=keepdims))
+spec("min_along", lambda x, axis, keepdims: min_along(x, axis, keepdims)[0], _one_axis_case,
+     ref=lambda a, axis, keepdims: a.min(axis=axis, keepdims=keepdims))
 spec("var", var, _nontrivial(with_axis(), 1), ref=_reduce_ref(_var_ref))
 spec("var_biased", var, _nontrivial(with_axis(), 0), ref=_reduce_ref(_var_ref))
 spec("std", std, _nontrivial(with_axis(distinct=True), 1),
@@ -519,6 +552,7 @@ spec("log_softmax", log_softmax, with_axis(-5.0, 5.0, keepdims=False),
      ref=lambda a, axis: xp.log(_softmax_ref(a, axis)))
 spec("cumsum", cumsum, _cumsum_case,
      ref=lambda a, axis: xp.cumsum(a if a.ndim else a.reshape(1), axis=axis))
-__all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "var",
+__all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "max_along",
+           "min_along", "var",
            "std", "norm", "logsumexp", "softmax", "log_softmax", "cumsum", "norm_axes",
            "reduce_axes", "expand_reduced", "mul"]
