@@ -130,11 +130,11 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                 if gi is not None:
                     for j in range(i):
                         if grads[j] is gi:  # one gradient sent to two inputs: own each
-                            gi = type(gi).wrap(gi.data.copy()) if gi.node is None else gi
+                            gi = type(gi).wrap(gi.array.copy()) if gi.node is None else gi
                             break
-                    if gi.data.shape != n.shapes[i]:
+                    if gi.array.shape != n.shapes[i]:
                         gi = sum_to(gi, n.shapes[i])
-                    if gi.data.dtype != n.dtypes[i]:
+                    if gi.array.dtype != n.dtypes[i]:
                         gi = cast(gi, n.dtypes[i])
                     prev = pending.get(pk)
                     pending[pk] = gi if prev is None else add(prev, gi)
@@ -178,7 +178,7 @@ def accumulate_grad(leaf: Tensor, g: Tensor, create_graph: bool = False) -> None
         from .ops.elementwise import add
         leaf.grad = add(old, g)
     else:
-        old.data = old.data + g.data
+        old.array = old.array + g.array
     if leaf.dialect.grad_requires_grad and leaf.grad.node is None:
         leaf.grad.requires_grad = True
 
@@ -190,21 +190,21 @@ def prepare_seeds(roots, grads, dialect_of=None):
     for i, (r, g) in enumerate(zip(roots, grads)):
         d = r.dialect
         if g is None:
-            if r.data.size != 1 and not d.implicit_seed_any_shape:
+            if r.array.size != 1 and not d.implicit_seed_any_shape:
                 raise d.implicit_seed(r)
-            seeds.append(type(r).wrap(ones_like_array(r.data)))
+            seeds.append(type(r).wrap(ones_like_array(r.array)))
             continue
         if not isinstance(g, Tensor):
             raise TypeError(f"gradient {i} must be a tensor, not {type(g).__name__}")
-        if g.data.shape != r.data.shape:
-            if g.data.size == r.data.size and d.implicit_seed_any_shape:
-                g = type(g).wrap(g.data.reshape(r.data.shape))
+        if g.array.shape != r.array.shape:
+            if g.array.size == r.array.size and d.implicit_seed_any_shape:
+                g = type(g).wrap(g.array.reshape(r.array.shape))
             else:
-                raise d.seed_shape(i, g.data.shape, r.data.shape)
-        if g.data.dtype != r.data.dtype:
-            g = type(g).wrap(g.data.astype(r.data.dtype))
+                raise d.seed_shape(i, g.array.shape, r.array.shape)
+        if g.array.dtype != r.array.dtype:
+            g = type(g).wrap(g.array.astype(r.array.dtype))
         elif not g.requires_grad:
-            g = type(g).wrap(g.data.copy())  # never let the caller's tensor become a .grad
+            g = type(g).wrap(g.array.copy())  # never let the caller's tensor become a .grad
         seeds.append(g)
     return seeds
 

@@ -28,23 +28,23 @@ def _check_leaf(x, view: bool) -> None:
 
 def _snapshot(x):
     """x's current value as a graph tensor of its own, safe from the coming write."""
-    t = type(x).wrap(x.data.copy())
+    t = type(x).wrap(x.array.copy())
     t.node = x.node
     t.requires_grad = x.requires_grad
     return t
 
 
 def _write(x, result) -> None:
-    data = result.data
-    if data.shape != x.data.shape:
+    data = result.array
+    if data.shape != x.array.shape:
         raise x.dialect.invalid(
-            "inplace", f"output with shape {list(x.data.shape)} doesn't match the broadcast "
-            f"shape {list(data.shape)}", target_shape=x.data.shape, result_shape=data.shape)
-    if data.dtype != x.data.dtype and not xp.can_cast(data.dtype, x.data.dtype, "same_kind"):
+            "inplace", f"output with shape {list(x.array.shape)} doesn't match the broadcast "
+            f"shape {list(data.shape)}", target_shape=x.array.shape, result_shape=data.shape)
+    if data.dtype != x.array.dtype and not xp.can_cast(data.dtype, x.array.dtype, "same_kind"):
         raise x.dialect.invalid(
             "inplace", f"result type {data.dtype} can't be cast to the desired output type "
-            f"{x.data.dtype}", result_dtype=data.dtype, target_dtype=x.data.dtype)
-    x.data[...] = data
+            f"{x.array.dtype}", result_dtype=data.dtype, target_dtype=x.array.dtype)
+    x.array[...] = data
     x.bump_version()
 
 
@@ -70,8 +70,8 @@ def update(x, fn, *args):
 
 def _array_key(key):
     if isinstance(key, tuple):
-        return tuple(k.data if isinstance(k, Tensor) else k for k in key)
-    return key.data if isinstance(key, Tensor) else key
+        return tuple(k.array if isinstance(k, Tensor) else k for k in key)
+    return key.array if isinstance(key, Tensor) else key
 
 
 def _setitem_vjp(n, g):
@@ -89,19 +89,19 @@ _setitem = defop("setitem", _setitem_vjp)
 def setitem(x, key, value):
     """x[key] = value, in place (``value`` a Tensor or a scalar)."""
     akey = _array_key(key)
-    v = value.data if isinstance(value, Tensor) else value
+    v = value.array if isinstance(value, Tensor) else value
     if not _records(x, (value,)):
-        x.data[akey] = v
+        x.array[akey] = v
         x.bump_version()
         return x
     _check_leaf(x, view=True)
     old = _snapshot(x)
-    out = old.data.copy()
+    out = old.array.copy()
     out[akey] = v
     mask = xp.zeros(out.shape, dtype=bool)
     mask[akey] = True
     result = record(_setitem, out, (old, value), attrs=(akey, mask), cls=type(x))
-    x.data[...] = out
+    x.array[...] = out
     x.bump_version()
     _adopt(x, result)
     return x

@@ -13,16 +13,16 @@ class Tensor:
     """An array, its gradient, and the node that made it (None for a leaf).
 
     ``version`` is a one-element list shared by tensors that share storage
-    (detach, .data), created lazily: None means "version 0, never shared".
+    (detach, .array), created lazily: None means "version 0, never shared".
     Frontends subclass this with ``__slots__ = ()`` and add their own methods.
     """
 
-    __slots__ = ("data", "grad", "node", "requires_grad", "_version", "_hooks",
+    __slots__ = ("array", "grad", "node", "requires_grad", "_version", "_hooks",
                  "retains_grad", "__weakref__")
     dialect = DEFAULT
 
     def __init__(self, data, requires_grad: bool = False) -> None:
-        self.data = data
+        self.array = data
         self.grad = None
         self.node = None
         self.requires_grad = False
@@ -36,7 +36,7 @@ class Tensor:
     @classmethod
     def wrap(cls, data):
         t = object.__new__(cls)
-        t.data = data
+        t.array = data
         t.grad = None
         t.node = None
         t.requires_grad = False
@@ -67,27 +67,27 @@ class Tensor:
         return self._version
 
     def set_requires_grad(self, flag: bool) -> None:
-        if flag and self.data.dtype.kind != "f":
-            raise self.dialect.int_requires_grad(self.data.dtype)
+        if flag and self.array.dtype.kind != "f":
+            raise self.dialect.int_requires_grad(self.array.dtype)
         self.requires_grad = bool(flag)
 
     def detach(self):
         """A new leaf sharing data and version counter, outside any graph."""
-        t = type(self).wrap(self.data)
+        t = type(self).wrap(self.array)
         t._version = self.shared_version()
         return t
 
     @property
     def shape(self) -> tuple:
-        return self.data.shape
+        return self.array.shape
 
     @property
     def dtype(self):
-        return self.data.dtype
+        return self.array.dtype
 
     @property
     def ndim(self) -> int:
-        return self.data.ndim
+        return self.array.ndim
 
 
 class Node:
@@ -159,8 +159,8 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
     for x in inputs:
         if isinstance(x, Tensor) and x.requires_grad:
             parents.append(x.node or x)
-            shapes.append(x.data.shape)
-            dtypes.append(x.data.dtype)
+            shapes.append(x.array.shape)
+            dtypes.append(x.array.dtype)
         else:
             parents.append(None)
             shapes.append(None)

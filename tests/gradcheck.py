@@ -19,7 +19,7 @@ def _call(fn, arrays, kwargs, grad_args):
 
 def _value(fn, arrays, kwargs):
     ts = [Tensor(a.copy()) for a in arrays]
-    return np.asarray(fn(*ts, **kwargs).data, dtype=np.float64)
+    return np.asarray(fn(*ts, **kwargs).array, dtype=np.float64)
 
 
 def vjp(fn, arrays, kwargs, grad_args, u, create_graph=False):
@@ -40,8 +40,8 @@ def check_first_order(fn, arrays, kwargs, grad_args, rng, atol, rtol, eps=EPS):
     analytic = 0.0
     for i, g in zip(grad_args, grads):
         if g is not None:
-            assert g.data.shape == arrays[i].shape, (g.data.shape, arrays[i].shape)
-            analytic += float(np.sum(g.data * vs[i]))
+            assert g.array.shape == arrays[i].shape, (g.array.shape, arrays[i].shape)
+            analytic += float(np.sum(g.array * vs[i]))
     plus = [a + eps * vs[i] if i in vs else a for i, a in enumerate(arrays)]
     minus = [a - eps * vs[i] if i in vs else a for i, a in enumerate(arrays)]
     numeric = float(np.sum((_value(fn, plus, kwargs) - _value(fn, minus, kwargs)) * u)) / (2 * eps)
@@ -57,7 +57,7 @@ def check_second_order(fn, arrays, kwargs, grad_args, rng, atol, rtol):
 
     def inner(arrs):
         _, _, grads = vjp(fn, arrs, kwargs, grad_args, u)
-        return sum(float(np.sum(g.data * ws[i])) for i, g in zip(grad_args, grads)
+        return sum(float(np.sum(g.array * ws[i])) for i, g in zip(grad_args, grads)
                    if g is not None)
 
     ts, _, grads = vjp(fn, arrays, kwargs, grad_args, u, create_graph=True)
@@ -75,7 +75,7 @@ def check_second_order(fn, arrays, kwargs, grad_args, rng, atol, rtol):
         second = run_backward([total], [Tensor(np.ones(()))], inputs=inputs, accumulate=False)
         for i, g2 in zip(grad_args, second):
             if g2 is not None:
-                analytic += float(np.sum(g2.data * vs[i]))
+                analytic += float(np.sum(g2.array * vs[i]))
     plus = [a + EPS * vs[i] if i in vs else a for i, a in enumerate(arrays)]
     minus = [a - EPS * vs[i] if i in vs else a for i, a in enumerate(arrays)]
     numeric = (inner(plus) - inner(minus)) / (2 * EPS)

@@ -22,9 +22,9 @@ def chain(x: Tensor, n: int) -> Tensor:
 def test_million_op_chain_backpropagates():
     x = Tensor(np.array(0.5), requires_grad=True)
     y = chain(x, 1_000_000)
-    assert y.data == 1_000_000.5
+    assert y.array == 1_000_000.5
     engine.backward([y])
-    assert x.grad.data == 1.0
+    assert x.grad.array == 1.0
     del y  # freeing a million-deep chain must not overflow the C stack either
     gc.collect()
 
@@ -37,10 +37,10 @@ def test_deep_chain_with_saved_values_and_create_graph():
         y = mul(y, x)                    # x ** (n + 1), every node saving its inputs
     engine.backward([y], create_graph=True)
     g = x.grad                           # (n + 1) x ** n, itself a graph about n deep
-    assert g.data == n + 1 and g.node is not None
+    assert g.array == n + 1 and g.node is not None
     x.grad = None
     engine.backward([g])
-    assert x.grad.data == (n + 1) * n
+    assert x.grad.array == (n + 1) * n
 
 
 def _backward_cpu_seconds(n: int) -> float:

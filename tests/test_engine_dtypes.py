@@ -77,8 +77,8 @@ def test_op_result_dtypes_follow_the_rules():
 
 def test_python_float_keeps_float32_values_in_float32():
     out = mul(Tensor(np.array([1.1], dtype=f32)), 3.3)
-    assert out.data.dtype == f32
-    assert out.data[0] == np.float32(1.1) * np.float32(3.3)
+    assert out.array.dtype == f32
+    assert out.array[0] == np.float32(1.1) * np.float32(3.3)
 
 
 class StrictDialect(Dialect):

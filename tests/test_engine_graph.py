@@ -23,7 +23,7 @@ def leaf(values, dtype=np.float64, requires_grad=True) -> Tensor:
 
 
 def ones_like(t: Tensor) -> Tensor:
-    return Tensor(np.ones_like(t.data))
+    return Tensor(np.ones_like(t.array))
 
 
 class Probe:
@@ -34,11 +34,11 @@ class Probe:
         self.op = OpDef("probe", self._vjp)
 
     def _vjp(self, node, g):
-        self.calls.append(g.data.copy())
+        self.calls.append(g.array.copy())
         return (g,)
 
     def __call__(self, x: Tensor) -> Tensor:
-        return record(self.op, x.data.copy(), (x,))
+        return record(self.op, x.array.copy(), (x,))
 
 
 def graph_nodes(t: Tensor) -> list:
@@ -61,29 +61,29 @@ def test_diamond_sums_both_paths_and_runs_the_join_once():
     h = probe(x)                       # h feeds two branches that rejoin
     y = sum(mul(sin(h), cos(h)))       # d/dx sin(x)cos(x) = cos(2x)
     engine.backward([y])
-    np.testing.assert_allclose(x.grad.data, np.cos(2 * x.data))
+    np.testing.assert_allclose(x.grad.array, np.cos(2 * x.array))
     assert len(probe.calls) == 1       # the shared node ran once, with both paths' sum
-    np.testing.assert_allclose(probe.calls[0], np.cos(2 * x.data))
+    np.testing.assert_allclose(probe.calls[0], np.cos(2 * x.array))
 
 
 def test_input_used_twice_in_one_op():
     x = leaf([1.5, -2.0])
     engine.backward([sum(mul(x, x))])
-    np.testing.assert_allclose(x.grad.data, 2 * x.data)
+    np.testing.assert_allclose(x.grad.array, 2 * x.array)
 
 
 def test_same_gradient_object_sent_to_two_inputs():
     # add's rule returns one gradient for both inputs; accumulating must not alias them
     x = leaf([1.0, 2.0])
     engine.backward([sum(add(x, x))])
-    np.testing.assert_allclose(x.grad.data, [2.0, 2.0])
+    np.testing.assert_allclose(x.grad.array, [2.0, 2.0])
 
 
 def test_shared_input_across_ops():
     x = leaf([0.5, 1.0, -3.0])
     y = sum(add(add(mul(x, x), x), exp(x)))       # x^2 + x + e^x
     engine.backward([y])
-    np.testing.assert_allclose(x.grad.data, 2 * x.data + 1 + np.exp(x.data))
+    np.testing.assert_allclose(x.grad.array, 2 * x.array + 1 + np.exp(x.array))
 
 
 def test_gradients_accumulate_across_backward_calls_into_the_same_object():
@@ -92,13 +92,13 @@ def test_gradients_accumulate_across_backward_calls_into_the_same_object():
     first = x.grad
     engine.backward([sum(mul(x, x))])
     assert x.grad is first
-    np.testing.assert_allclose(x.grad.data, 3.0 + 2 * x.data)
+    np.testing.assert_allclose(x.grad.array, 3.0 + 2 * x.array)
 
 
 def test_leaf_root():
     x = leaf(2.0)
     engine.backward([x])
-    assert x.grad.data == 1.0
+    assert x.grad.array == 1.0
 
 
 # ------------------------------------------------------------------ retain_graph
@@ -125,12 +125,12 @@ def test_second_backward_through_released_graph_raises_the_dialects_error():
 def test_retain_graph_allows_reuse_and_accumulates():
     x = leaf([1.0, -2.0])
     y = sum(mul(exp(x), x))                       # d/dx = e^x (1 + x)
-    expected = np.exp(x.data) * (1 + x.data)
+    expected = np.exp(x.array) * (1 + x.array)
     engine.backward([y], retain_graph=True)
     engine.backward([y], retain_graph=True)
-    np.testing.assert_allclose(x.grad.data, 2 * expected)
+    np.testing.assert_allclose(x.grad.array, 2 * expected)
     engine.backward([y])                          # the last use may release
-    np.testing.assert_allclose(x.grad.data, 3 * expected)
+    np.testing.assert_allclose(x.grad.array, 3 * expected)
     with pytest.raises(RuntimeError):
         engine.backward([y])
 
@@ -161,7 +161,7 @@ def test_second_backward_through_nodes_that_saved_nothing_is_allowed():
     y = sum(add(x, 1.0))
     engine.backward([y])
     engine.backward([y])
-    np.testing.assert_allclose(x.grad.data, [2.0, 2.0])
+    np.testing.assert_allclose(x.grad.array, [2.0, 2.0])
     z = sum(mul(x, 2.0))
     engine.backward([z])
     with pytest.raises(RuntimeError):
@@ -175,7 +175,7 @@ def test_non_leaf_gradients_are_not_kept():
     y = sum(h)
     engine.backward([y])
     assert h.grad is None and y.grad is None
-    np.testing.assert_allclose(x.grad.data, [2.0, 2.0])
+    np.testing.assert_allclose(x.grad.array, [2.0, 2.0])
 
 
 def test_leaf_grad_is_not_part_of_a_graph():
@@ -189,7 +189,7 @@ def test_leaves_that_do_not_require_grad_get_nothing():
     c = leaf([3.0, 4.0], requires_grad=False)
     engine.backward([sum(mul(x, c))])
     assert c.grad is None
-    np.testing.assert_allclose(x.grad.data, c.data)
+    np.testing.assert_allclose(x.grad.array, c.array)
 
 
 # ------------------------------------------------------------------ broadcasting
@@ -206,11 +206,11 @@ def test_broadcast_gradients_are_summed_back_to_input_shapes(shape_a, shape_b):
     b = leaf(rng.standard_normal(shape_b))
     engine.backward([sum(mul(a, b))])
     out_shape = np.broadcast_shapes(shape_a, shape_b)
-    ga = np.broadcast_to(b.data, out_shape)
-    gb = np.broadcast_to(a.data, out_shape)
+    ga = np.broadcast_to(b.array, out_shape)
+    gb = np.broadcast_to(a.array, out_shape)
     assert a.grad.shape == shape_a and b.grad.shape == shape_b
-    np.testing.assert_allclose(a.grad.data, _sum_to(ga, shape_a))
-    np.testing.assert_allclose(b.grad.data, _sum_to(gb, shape_b))
+    np.testing.assert_allclose(a.grad.array, _sum_to(ga, shape_a))
+    np.testing.assert_allclose(b.grad.array, _sum_to(gb, shape_b))
 
 
 def _sum_to(g, shape):
@@ -227,7 +227,7 @@ def test_gradient_cast_back_to_each_input_dtype():
     b = leaf([3.0, 4.0], dtype=np.float64)
     engine.backward([sum(mul(a, b))])
     assert a.grad.dtype == np.float32 and b.grad.dtype == np.float64
-    np.testing.assert_allclose(a.grad.data, [3.0, 4.0])
+    np.testing.assert_allclose(a.grad.array, [3.0, 4.0])
 
 
 # ------------------------------------------------------------------ when nodes are made
@@ -269,7 +269,7 @@ def test_detach_leaves_the_graph_and_shares_data():
     x = leaf([1.0, 2.0])
     h = mul(x, 3.0)
     d = h.detach()
-    assert d.node is None and not d.requires_grad and d.data is h.data
+    assert d.node is None and not d.requires_grad and d.array is h.array
     assert mul(d, 2.0).node is None
 
 
@@ -291,7 +291,7 @@ def test_implicit_seed_only_for_one_element():
 def test_explicit_seed_for_non_scalar():
     x = leaf([1.0, 2.0])
     engine.backward([mul(x, 2.0)], [Tensor(np.array([10.0, 100.0]))])
-    np.testing.assert_allclose(x.grad.data, [20.0, 200.0])
+    np.testing.assert_allclose(x.grad.array, [20.0, 200.0])
 
 
 def test_seed_of_wrong_shape_raises():
@@ -311,10 +311,10 @@ def test_create_graph_gives_differentiable_gradients():
     y = sum(pow(x, 3.0))
     (g,) = run_backward([y], [ones_like(y)], create_graph=True, retain_graph=True,
                         inputs=[x], accumulate=False)
-    np.testing.assert_allclose(g.data, 3 * x.data ** 2)
+    np.testing.assert_allclose(g.array, 3 * x.array ** 2)
     assert g.requires_grad and g.node is not None
     (gg,) = run_backward([sum(g)], [Tensor(np.array(1.0))], inputs=[x], accumulate=False)
-    np.testing.assert_allclose(gg.data, 6 * x.data)
+    np.testing.assert_allclose(gg.array, 6 * x.array)
     assert x.grad is None
 
 
@@ -322,10 +322,10 @@ def test_create_graph_backward_accumulates_a_graph_gradient():
     x = leaf([0.5, 2.0])
     engine.backward([sum(mul(sin(x), x))], create_graph=True)
     g = x.grad                                         # sin x + x cos x
-    np.testing.assert_allclose(g.data, np.sin(x.data) + x.data * np.cos(x.data))
+    np.testing.assert_allclose(g.array, np.sin(x.array) + x.array * np.cos(x.array))
     assert g.node is not None
     (gg,) = run_backward([sum(g)], [Tensor(np.array(1.0))], inputs=[x], accumulate=False)
-    np.testing.assert_allclose(gg.data, 2 * np.cos(x.data) - x.data * np.sin(x.data))
+    np.testing.assert_allclose(gg.array, 2 * np.cos(x.array) - x.array * np.sin(x.array))
 
 
 def test_backward_runs_without_recording_unless_create_graph():
@@ -341,7 +341,7 @@ def test_run_backward_visits_only_paths_to_the_inputs():
     probe_x, probe_z = Probe(), Probe()
     y = sum(add(mul(probe_x(x), 2.0), exp(probe_z(z))))
     (gx,) = run_backward([y], [ones_like(y)], inputs=[x], accumulate=False)
-    np.testing.assert_allclose(gx.data, [2.0, 2.0])
+    np.testing.assert_allclose(gx.array, [2.0, 2.0])
     assert len(probe_x.calls) == 1 and probe_z.calls == []
     assert x.grad is None and z.grad is None
 
@@ -351,7 +351,7 @@ def test_run_backward_to_a_non_leaf_input():
     h = mul(x, 3.0)
     y = sum(mul(h, h))
     (gh,) = run_backward([y], [ones_like(y)], inputs=[h], accumulate=False)
-    np.testing.assert_allclose(gh.data, 2 * h.data)
+    np.testing.assert_allclose(gh.array, 2 * h.array)
     assert x.grad is None
 
 
@@ -366,5 +366,5 @@ def test_backward_with_inputs_accumulates_only_into_them():
     x = leaf([1.0, 2.0])
     z = leaf([3.0, 4.0])
     engine.backward([sum(mul(x, z))], inputs=[x])
-    np.testing.assert_allclose(x.grad.data, z.data)
+    np.testing.assert_allclose(x.grad.array, z.array)
     assert z.grad is None

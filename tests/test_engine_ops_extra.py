@@ -37,9 +37,9 @@ def t(values, dtype=np.float64, requires_grad=False):
 def grad_of(fn, x, seed=None):
     x = T(np.array(x, dtype=np.float64), requires_grad=True)
     out = fn(x)
-    s = np.ones(out.data.shape) if seed is None else seed
+    s = np.ones(out.array.shape) if seed is None else seed
     (g,) = run_backward([out], [Tensor(s)], inputs=[x], accumulate=False)
-    return g.data
+    return g.array
 
 
 # ---------------------------------------------------------------- errors carry facts
@@ -132,32 +132,32 @@ def test_split_sizes_must_add_up():
 
 def test_concatenate_promotes_dtypes():
     out = shape.concatenate([t([1, 2], np.int64), t([0.5], np.float32)])
-    assert out.data.dtype == np.float32 and out.data.tolist() == [1.0, 2.0, 0.5]
+    assert out.array.dtype == np.float32 and out.array.tolist() == [1.0, 2.0, 0.5]
 
 
 # ---------------------------------------------------------------- dtypes
 def test_argmax_argmin_are_int64_without_graph():
     x = t([[1.0, 5.0, 2.0], [7.0, 0.0, 7.0]], requires_grad=True)
     out = reduce.argmax(x, axis=1)
-    assert out.data.dtype == np.int64 and out.data.tolist() == [1, 0]
+    assert out.array.dtype == np.int64 and out.array.tolist() == [1, 0]
     assert not out.requires_grad
-    assert reduce.argmax(x).data.tolist() == 3
-    assert reduce.argmin(x, axis=0, keepdims=True).data.tolist() == [[0, 1, 0]]
-    assert reduce.argmax(x, keepdims=True).data.shape == (1, 1)
+    assert reduce.argmax(x).array.tolist() == 3
+    assert reduce.argmin(x, axis=0, keepdims=True).array.tolist() == [[0, 1, 0]]
+    assert reduce.argmax(x, keepdims=True).array.shape == (1, 1)
 
 
 def test_integer_reductions_accumulate_in_int64():
-    assert reduce.sum(t([100, 100], np.int8)).data.dtype == np.int64
+    assert reduce.sum(t([100, 100], np.int8)).array.dtype == np.int64
     p = reduce.prod(t([100, 100, 100], np.int16))
-    assert p.data.dtype == np.int64 and int(p.data) == 1_000_000
-    assert reduce.cumsum(t([True, True, False], bool), 0).data.tolist() == [1, 2, 2]
-    assert reduce.cumsum(t([True], bool), 0).data.dtype == np.int64
+    assert p.array.dtype == np.int64 and int(p.array) == 1_000_000
+    assert reduce.cumsum(t([True, True, False], bool), 0).array.tolist() == [1, 2, 2]
+    assert reduce.cumsum(t([True], bool), 0).array.dtype == np.int64
 
 
 @pytest.mark.parametrize("fn", [reduce.mean, reduce.var, reduce.std, reduce.norm,
                                 lambda x: reduce.softmax(x, 0), reduce.logsumexp])
 def test_integer_inputs_give_default_float(fn):
-    assert fn(t([1, 2, 4], np.int64)).data.dtype == np.float32
+    assert fn(t([1, 2, 4], np.int64)).array.dtype == np.float32
 
 
 def test_max_min_are_amax_amin():
@@ -204,14 +204,14 @@ def test_norm_second_order_at_zero_is_finite():
     out = reduce.norm(x)
     (g,) = run_backward([out], [Tensor(np.ones(()))], retain_graph=True, create_graph=True,
                         inputs=[x], accumulate=False)
-    assert np.all(np.isfinite(g.data))
+    assert np.all(np.isfinite(g.array))
 
 
 def test_var_with_too_large_correction_is_inf_like_torch():
     x = t([1.0, 2.0], requires_grad=True)
     v = reduce.var(x, correction=3)
-    assert math.isinf(float(v.data))
-    assert math.isnan(float(reduce.std(t([1.0]), correction=1).data))
+    assert math.isinf(float(v.array))
+    assert math.isnan(float(reduce.std(t([1.0]), correction=1).array))
 
 
 def test_getitem_repeated_indices_accumulate():
@@ -226,57 +226,57 @@ def test_getitem_repeated_indices_accumulate():
 def test_basic_getitem_is_a_view_and_full_int_index_is_0d():
     x = t(np.arange(6.0).reshape(2, 3))
     row = index.getitem(x, 1)
-    assert np.shares_memory(row.data, x.data)
+    assert np.shares_memory(row.array, x.array)
     one = index.getitem(x, (1, 2))
-    assert one.data.shape == () and isinstance(one.data, np.ndarray)
-    assert np.shares_memory(one.data, x.data)
-    assert index.getitem(x, (None, Ellipsis, slice(None, None, -1))).data.tolist() == \
+    assert one.array.shape == () and isinstance(one.array, np.ndarray)
+    assert np.shares_memory(one.array, x.array)
+    assert index.getitem(x, (None, Ellipsis, slice(None, None, -1))).array.tolist() == \
         [[[2.0, 1.0, 0.0], [5.0, 4.0, 3.0]]]
 
 
 def test_getitem_tensor_keys():
     x = t(np.arange(6.0).reshape(2, 3))
-    assert index.getitem(x, t([True, False], bool)).data.tolist() == [[0.0, 1.0, 2.0]]
-    assert index.getitem(x, t([1, 0], np.uint8)).data.tolist() == [[0.0, 1.0, 2.0]]  # a mask
-    assert index.getitem(x, (slice(None), t(2, np.int64))).data.tolist() == [2.0, 5.0]
-    assert index.getitem(x, [1, 1]).data.shape == (2, 3)
-    assert index.getitem(x, []).data.shape == (0, 3)
-    assert index.getitem(x, (slice(None), [[0, 2]])).data.shape == (2, 1, 2)
+    assert index.getitem(x, t([True, False], bool)).array.tolist() == [[0.0, 1.0, 2.0]]
+    assert index.getitem(x, t([1, 0], np.uint8)).array.tolist() == [[0.0, 1.0, 2.0]]  # a mask
+    assert index.getitem(x, (slice(None), t(2, np.int64))).array.tolist() == [2.0, 5.0]
+    assert index.getitem(x, [1, 1]).array.shape == (2, 3)
+    assert index.getitem(x, []).array.shape == (0, 3)
+    assert index.getitem(x, (slice(None), [[0, 2]])).array.shape == (2, 1, 2)
 
 
 def test_index_select_and_masked_select():
     x = t(np.arange(6.0).reshape(2, 3))
-    assert index.index_select(x, 1, t([2, 0, 2], np.int64)).data.tolist() == \
+    assert index.index_select(x, 1, t([2, 0, 2], np.int64)).array.tolist() == \
         [[2.0, 0.0, 2.0], [5.0, 3.0, 5.0]]
-    assert index.index_select(x, 0, t(1, np.int64)).data.shape == (1, 3)
-    assert index.masked_select(x, t([True, False, True], bool)).data.tolist() == \
+    assert index.index_select(x, 0, t(1, np.int64)).array.shape == (1, 3)
+    assert index.masked_select(x, t([True, False, True], bool)).array.tolist() == \
         [0.0, 2.0, 3.0, 5.0]
 
 
 def test_take_along_axis_broadcasts_the_index():
     x = t(np.arange(6.0).reshape(2, 3))
     out = index.take_along_axis(x, t([[2], [1]], np.int64), 1)
-    assert out.data.tolist() == [[2.0], [4.0]]
+    assert out.array.tolist() == [[2.0], [4.0]]
     out = index.take_along_axis(x, t([[0, 1, 0]], np.int64), 0)
-    assert out.data.tolist() == [[0.0, 4.0, 2.0]]
+    assert out.array.tolist() == [[0.0, 4.0, 2.0]]
 
 
 # ---------------------------------------------------------------- factories
 def test_factories_return_the_given_class_and_dtypes():
     assert type(creation.zeros(T, (2, 3))) is T
-    assert creation.zeros(T, 3).data.dtype == np.float32
-    assert creation.full(T, (2,), 1.5).data.dtype == np.float32
-    assert creation.full(T, (2,), 3).data.dtype == np.int64
-    assert creation.full(T, (2,), True).data.dtype == np.bool_
-    assert creation.arange(T, 5).data.dtype == np.int64
-    assert creation.arange(T, 0, 1, 0.25).data.tolist() == [0.0, 0.25, 0.5, 0.75]
-    assert creation.arange(T, 5, 0, -2).data.tolist() == [5, 3, 1]
-    assert creation.arange(T, 1, 2.5).data.tolist() == [1.0, 2.0]
-    assert creation.eye(T, 2, 3).data.tolist() == [[1, 0, 0], [0, 1, 0]]
-    assert creation.linspace(T, 0, 1, 5).data.tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
+    assert creation.zeros(T, 3).array.dtype == np.float32
+    assert creation.full(T, (2,), 1.5).array.dtype == np.float32
+    assert creation.full(T, (2,), 3).array.dtype == np.int64
+    assert creation.full(T, (2,), True).array.dtype == np.bool_
+    assert creation.arange(T, 5).array.dtype == np.int64
+    assert creation.arange(T, 0, 1, 0.25).array.tolist() == [0.0, 0.25, 0.5, 0.75]
+    assert creation.arange(T, 5, 0, -2).array.tolist() == [5, 3, 1]
+    assert creation.arange(T, 1, 2.5).array.tolist() == [1.0, 2.0]
+    assert creation.eye(T, 2, 3).array.tolist() == [[1, 0, 0], [0, 1, 0]]
+    assert creation.linspace(T, 0, 1, 5).array.tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
     x = creation.ones(T, (2, 2), np.float64)
-    assert creation.zeros_like(x).data.dtype == np.float64
-    assert creation.full_like(x, 7).data.tolist() == [[7.0, 7.0], [7.0, 7.0]]
+    assert creation.zeros_like(x).array.dtype == np.float64
+    assert creation.full_like(x, 7).array.tolist() == [[7.0, 7.0], [7.0, 7.0]]
     with pytest.raises(Refused):
         creation.arange(T, 0, 5, 0)
     with pytest.raises(Refused):
@@ -287,16 +287,16 @@ def test_random_factories_follow_the_seed():
     creation.seed(3)
     a = creation.randn(T, (3,))
     creation.seed(3)
-    assert np.array_equal(creation.randn(T, (3,)).data, a.data)
+    assert np.array_equal(creation.randn(T, (3,)).array, a.array)
     r = creation.randint(T, 2, 5, (100,))
-    assert r.data.dtype == np.int64 and r.data.min() >= 2 and r.data.max() < 5
+    assert r.array.dtype == np.int64 and r.array.min() >= 2 and r.array.max() < 5
     u = creation.uniform(T, (100,), -1.0, 1.0)
-    assert u.data.dtype == np.float32 and u.data.min() >= -1 and u.data.max() < 1
+    assert u.array.dtype == np.float32 and u.array.min() >= -1 and u.array.max() < 1
     n = creation.normal(T, t([0.0, 100.0], np.float32), 1.0)
-    assert n.data.shape == (2,) and n.data.dtype == np.float32 and n.data[1] > 50
+    assert n.array.shape == (2,) and n.array.dtype == np.float32 and n.array[1] > 50
     g = creation.Generator(5)
-    assert np.array_equal(creation.rand(T, 4, generator=g).data,
-                          creation.rand(T, 4, generator=creation.Generator(5)).data)
+    assert np.array_equal(creation.rand(T, 4, generator=g).array,
+                          creation.rand(T, 4, generator=creation.Generator(5)).array)
 
 
 def test_arange_and_linspace_are_bit_exact_with_torch():
@@ -308,9 +308,9 @@ def test_arange_and_linspace_are_bit_exact_with_torch():
         b = a + float(rng.uniform(0, 30)) * math.copysign(1, step)
         n = int(rng.integers(1, 300))
         for td, nd in ((torch.float32, np.float32), (torch.float64, np.float64)):
-            assert np.array_equal(creation.arange(T, a, b, step, nd).data,
+            assert np.array_equal(creation.arange(T, a, b, step, nd).array,
                                   torch.arange(a, b, step, dtype=td).numpy())
-            assert np.array_equal(creation.linspace(T, a, b, n, nd).data,
+            assert np.array_equal(creation.linspace(T, a, b, n, nd).array,
                                   torch.linspace(a, b, n, dtype=td).numpy())
 
 
@@ -340,28 +340,28 @@ def test_reductions_and_gradients_match_torch():
         tout.backward(torch.tensor(seed))
         x = T(a.copy(), requires_grad=True)
         out = ours(x)
-        np.testing.assert_allclose(out.data, tout.detach().numpy(), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(out.array, tout.detach().numpy(), rtol=1e-12, atol=1e-12)
         (g,) = run_backward([out], [Tensor(seed)], inputs=[x], accumulate=False)
-        np.testing.assert_allclose(g.data, tx.grad.numpy(), rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(g.array, tx.grad.numpy(), rtol=1e-10, atol=1e-12)
 
 
 def test_concatenate_skips_legacy_empty_vectors_like_torch():
     out = shape.concatenate([t(np.ones((2, 3))), t([]), t(np.zeros((1, 3)))])
-    assert out.data.shape == (3, 3)
-    assert shape.concatenate([t([]), t([1.0])]).data.tolist() == [1.0]
+    assert out.array.shape == (3, 3)
+    assert shape.concatenate([t([]), t([1.0])]).array.tolist() == [1.0]
 
 
 def test_gather_with_0d_index_into_a_vector():
     out = index.gather(t([1.0, 2.0, 3.0]), 0, t(2, np.int64))
-    assert out.data.shape == () and float(out.data) == 3.0
+    assert out.array.shape == () and float(out.array) == 3.0
 
 
 def test_max_along_sends_the_gradient_to_the_indexed_element_only():
     x = t([[1.0, 3.0, 3.0], [2.0, 0.0, 2.0]], requires_grad=True)
     values, idx = reduce.max_along(x, 1)
-    assert values.data.tolist() == [3.0, 2.0] and idx.data.tolist() == [1, 0]
-    assert idx.data.dtype == np.int64
-    g = grad_of(lambda x: reduce.max_along(x, 1)[0], x.data)
+    assert values.array.tolist() == [3.0, 2.0] and idx.array.tolist() == [1, 0]
+    assert idx.array.dtype == np.int64
+    g = grad_of(lambda x: reduce.max_along(x, 1)[0], x.array)
     np.testing.assert_allclose(g, [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
     v, i = reduce.min_along(x, 0, keepdims=True)
-    assert v.data.shape == (1, 3) and i.data.tolist() == [[0, 1, 1]]
+    assert v.array.shape == (1, 3) and i.array.tolist() == [[0, 1, 1]]

@@ -58,7 +58,7 @@ def test_independent_backward_in_threads():
             for _ in range(50):
                 x.grad = None
                 engine.backward([sum(mul(exp(x), x))])
-            results[i] = x.grad.data.copy()
+            results[i] = x.grad.array.copy()
         except Exception as e:  # surfaced below: a thread's exception is otherwise lost
             errors.append(e)
 

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import numpy as np
-import paddlelike
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+
+import paddlelike
 
 paddle = pytest.importorskip("paddle")
 

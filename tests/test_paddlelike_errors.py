@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import paddlelike
 import pytest
+
+import paddlelike
 
 paddle = pytest.importorskip("paddle")
 

@@ -1,5 +1,6 @@
 """Bad input through torchlike raises torch 2.13's exception type and message."""
 import pytest
+
 import torchlike
 
 torch = pytest.importorskip("torch")

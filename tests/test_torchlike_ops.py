@@ -1,9 +1,10 @@
 """Values, gradients and grad_fn names of torch-named ops: torchlike against torch 2.13."""
 import numpy as np
 import pytest
-import torchlike
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import torchlike
 
 torch = pytest.importorskip("torch")
 

@@ -3,10 +3,11 @@ import math
 
 import numpy as np
 import pytest
-import torchlike
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+
+import torchlike
 
 torch = pytest.importorskip("torch")
 

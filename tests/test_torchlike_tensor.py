@@ -1,5 +1,6 @@
 """Tensor protocol, metadata objects, flags and grad modes: torchlike against torch 2.13."""
 import pytest
+
 import torchlike
 
 torch = pytest.importorskip("torch")

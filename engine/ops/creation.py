@@ -166,7 +166,7 @@ def empty(cls, shape, dtype=default_float):
 
 
 def full(cls, shape, fill_value, dtype=None):
-    value = fill_value.data if isinstance(fill_value, Tensor) else fill_value
+    value = fill_value.array if isinstance(fill_value, Tensor) else fill_value
     if dtype is None:
         dtype = value.dtype if isinstance(value, xp.ndarray) else fill_dtype(value)
     return cls.wrap(xp.full(_check_shape(cls, "full", shape), value, dtype=dtype))
@@ -252,8 +252,8 @@ def normal(cls, mean=0.0, std=1.0, shape=None, dtype=None, generator=None):
     """Normal samples; ``mean``/``std`` may be tensors (broadcast together, and with
     ``shape`` when given).  The dtype is that of a floating tensor argument, else
     ``dtype`` or the default float."""
-    m = mean.data if isinstance(mean, Tensor) else mean
-    s = std.data if isinstance(std, Tensor) else std
+    m = mean.array if isinstance(mean, Tensor) else mean
+    s = std.array if isinstance(std, Tensor) else std
     arrays = [a for a in (m, s) if isinstance(a, xp.ndarray)]
     if dtype is None:
         floats = [a.dtype for a in arrays if a.dtype.kind == "f"]
@@ -268,11 +268,11 @@ def normal(cls, mean=0.0, std=1.0, shape=None, dtype=None, generator=None):
 
 
 def zeros_like(x, dtype=None):
-    return type(x).wrap(xp.zeros(x.data.shape, dtype=x.data.dtype if dtype is None else dtype))
+    return type(x).wrap(xp.zeros(x.array.shape, dtype=x.array.dtype if dtype is None else dtype))
 
 
 def ones_like(x, dtype=None):
-    return type(x).wrap(xp.ones(x.data.shape, dtype=x.data.dtype if dtype is None else dtype))
+    return type(x).wrap(xp.ones(x.array.shape, dtype=x.array.dtype if dtype is None else dtype))
 
 
 def empty_like(x, dtype=None):
@@ -280,16 +280,16 @@ def empty_like(x, dtype=None):
 
 
 def full_like(x, fill_value, dtype=None):
-    return type(x).wrap(xp.full(x.data.shape, fill_value,
-                                dtype=x.data.dtype if dtype is None else dtype))
+    return type(x).wrap(xp.full(x.array.shape, fill_value,
+                                dtype=x.array.dtype if dtype is None else dtype))
 
 
 def rand_like(x, dtype=None, generator=None):
-    return rand(type(x), x.data.shape, x.data.dtype if dtype is None else dtype, generator)
+    return rand(type(x), x.array.shape, x.array.dtype if dtype is None else dtype, generator)
 
 
 def randn_like(x, dtype=None, generator=None):
-    return randn(type(x), x.data.shape, x.data.dtype if dtype is None else dtype, generator)
+    return randn(type(x), x.array.shape, x.array.dtype if dtype is None else dtype, generator)
 
 
 def seed(n: int) -> None:

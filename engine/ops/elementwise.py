@@ -28,8 +28,8 @@ def operands(x, y, op: str, float_result: bool = False):
     """Raw operands of a binary op, cast to the computation dtype, and the tensor class."""
     tx, ty = isinstance(x, Tensor), isinstance(y, Tensor)
     cls = type(x) if tx else type(y)
-    a = x.data if tx else x
-    b = y.data if ty else y
+    a = x.array if tx else x
+    b = y.array if ty else y
     if tx and ty:
         da, db = a.dtype, b.dtype
         if da == db:
@@ -182,7 +182,7 @@ _minimum = defop("minimum", _extremum_vjp)
 
 # ---------------------------------------------------------------- unary math
 def _unary(opdef, fn, x, save_in=False, save_out=False, float_only=True):
-    a = x.data
+    a = x.array
     if float_only and a.dtype.kind != "f":
         a = a.astype(default_float)
     return record(opdef, as_out(fn(a)), (x,), (x,) if save_in else (), save_out=save_out)
@@ -270,11 +270,11 @@ round = _def_unary("round", xp.round, lambda n, g: (mul(g, 0.0),), float_only=Fa
 # ---------------------------------------------------------------- clamp, where
 def _clamp_vjp(n, g):
     x, lo, hi = n.saved
-    mask = x.data == x.data  # all True, same shape
+    mask = x.array == x.array  # all True, same shape
     if lo is not None:
-        mask = mask & (x.data >= (lo.data if isinstance(lo, Tensor) else lo))
+        mask = mask & (x.array >= (lo.array if isinstance(lo, Tensor) else lo))
     if hi is not None:
-        mask = mask & (x.data <= (hi.data if isinstance(hi, Tensor) else hi))
+        mask = mask & (x.array <= (hi.array if isinstance(hi, Tensor) else hi))
     return (where_(type(x).wrap(mask), g, 0.0),)
 
 
@@ -282,9 +282,9 @@ _clamp = defop("clamp", _clamp_vjp)
 
 
 def clamp(x, min=None, max=None):
-    a = x.data
-    lo = min.data if isinstance(min, Tensor) else min
-    hi = max.data if isinstance(max, Tensor) else max
+    a = x.array
+    lo = min.array if isinstance(min, Tensor) else min
+    hi = max.array if isinstance(max, Tensor) else max
     if lo is None and hi is None:
         raise x.dialect.invalid("clamp", "at least one of min and max must be given")
     out = xp.clip(a, lo, hi)
@@ -305,7 +305,7 @@ _where = defop("where", _where_vjp)
 
 def where_(cond, x, y):
     """Elementwise choice; ``cond`` a bool Tensor, ``x``/``y`` Tensors or scalars."""
-    c = cond.data if isinstance(cond, Tensor) else cond
+    c = cond.array if isinstance(cond, Tensor) else cond
     if isinstance(x, Tensor) or isinstance(y, Tensor):
         a, b, cls = operands(x, y, "where")
     else:
@@ -350,8 +350,8 @@ ge = _def_compare("ge", xp.greater_equal)
 
 def _def_logic(name, ufunc):
     def op(x, y):
-        a = x.data if isinstance(x, Tensor) else x
-        b = y.data if isinstance(y, Tensor) else y
+        a = x.array if isinstance(x, Tensor) else x
+        b = y.array if isinstance(y, Tensor) else y
         cls = type(x) if isinstance(x, Tensor) else type(y)
         try:
             out = ufunc(a, b)
@@ -372,23 +372,23 @@ bitwise_xor = _def_logic("bitwise_xor", xp.bitwise_xor)
 
 
 def logical_not(x):
-    return type(x).wrap(as_out(xp.logical_not(x.data)))
+    return type(x).wrap(as_out(xp.logical_not(x.array)))
 
 
 def bitwise_not(x):
-    return type(x).wrap(as_out(xp.invert(x.data)))
+    return type(x).wrap(as_out(xp.invert(x.array)))
 
 
 def isnan(x):
-    return type(x).wrap(as_out(xp.isnan(x.data)))
+    return type(x).wrap(as_out(xp.isnan(x.array)))
 
 
 def isinf(x):
-    return type(x).wrap(as_out(xp.isinf(x.data)))
+    return type(x).wrap(as_out(xp.isinf(x.array)))
 
 
 def isfinite(x):
-    return type(x).wrap(as_out(xp.isfinite(x.data)))
+    return type(x).wrap(as_out(xp.isfinite(x.array)))
 
 
 # ---------------------------------------------------------------- cast
@@ -398,14 +398,14 @@ _cast_int = defop("cast_int", None)
 
 def cast(x, dtype):
     """x converted to ``dtype`` (a numpy dtype); differentiable between floats."""
-    if x.data.dtype == dtype:
+    if x.array.dtype == dtype:
         return x
-    out = x.data.astype(dtype)
+    out = x.array.astype(dtype)
     return record(_cast if dtype.kind == "f" else _cast_int, out, (x,))
 
 
 def clone(x):
-    return record(_clone, x.data.copy(), (x,))
+    return record(_clone, x.array.copy(), (x,))
 
 
 _clone = defop("clone", lambda n, g: (g,))
@@ -464,7 +464,7 @@ def _parity(a, b):
     return xp.arange(int(xp.prod(shape)) if shape else 1).reshape(shape) % 2 == 0
 
 
-spec("where", lambda x, y: where_(type(x).wrap(_parity(x.data, y.data)), x, y), binary(),
+spec("where", lambda x, y: where_(type(x).wrap(_parity(x.array, y.array)), x, y), binary(),
      ref=lambda a, b: xp.where(_parity(a, b), a, b))
 spec("cast", lambda x: cast(x, xp.dtype(xp.float32)), unary(),
      ref=lambda a: a.astype(xp.float32), atol=1e-4, rtol=1e-4, second_order=False,

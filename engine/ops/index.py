@@ -22,11 +22,11 @@ _BASIC = (int, slice, type(None), type(Ellipsis))
 def _convert(k):
     """One item of a key as numpy takes it (Tensors and lists become arrays)."""
     if isinstance(k, Tensor):
-        k = k.data
+        k = k.array
         if k.dtype == xp.uint8:  # a byte tensor indexes as a mask, as in torch
             k = k.astype(bool_)
     elif isinstance(k, list):
-        k = xp.asarray([e.data if isinstance(e, Tensor) else e for e in k]) if k else \
+        k = xp.asarray([e.array if isinstance(e, Tensor) else e for e in k]) if k else \
             xp.zeros(0, dtype=int64)
     return k
 
@@ -55,7 +55,7 @@ def _is_scatter(key) -> bool:
 def _index_error(x, key, err, op):
     """The dialect error for a key numpy refused, with the facts found by walking it."""
     d = x.dialect
-    shape = x.data.shape
+    shape = x.array.shape
     for k in key:
         if isinstance(k, (float, complex)) or (isinstance(k, xp.ndarray)
                                               and k.dtype.kind not in "biu"):
@@ -105,7 +105,7 @@ def getitem(x, key):
     """``x[key]`` with numpy's semantics; a view when the key is basic."""
     key = array_key(key)
     try:
-        out = x.data[key]
+        out = x.array[key]
     except (IndexError, TypeError, ValueError) as e:
         raise _index_error(x, key, e, "getitem") from None
     return record(_getitem, out, (x,), attrs=key)
@@ -114,7 +114,7 @@ def getitem(x, key):
 def _take(x, key, op):
     """getitem with an already converted key, naming ``op`` in errors."""
     try:
-        out = x.data[key]
+        out = x.array[key]
     except (IndexError, TypeError, ValueError) as e:
         raise _index_error(x, key, e, op) from None
     return record(_getitem, out, (x,), attrs=key)
@@ -122,11 +122,11 @@ def _take(x, key, op):
 
 def _index_add(g, shape, key):
     """zeros(shape) with ``g`` added at ``key`` (repeated indices accumulate)."""
-    out = xp.zeros(shape, dtype=g.data.dtype)
+    out = xp.zeros(shape, dtype=g.array.dtype)
     if _is_scatter(key):
-        xp.add.at(out, key, g.data)
+        xp.add.at(out, key, g.array)
     else:
-        out[key] = g.data
+        out[key] = g.array
     return record(_index_add_op, out, (g,), attrs=key)
 
 
@@ -136,7 +136,7 @@ _index_add_op = defop("index_add", lambda n, g: (_take(g, n.attrs, "index_add"),
 
 # ---------------------------------------------------------------- index_select, gather
 def _int_index(x, index, op):
-    a = index.data if isinstance(index, Tensor) else xp.asarray(index)
+    a = index.array if isinstance(index, Tensor) else xp.asarray(index)
     if a.dtype.kind not in "iu":
         raise x.dialect.invalid(op, f"{op} expects an integer index, got {a.dtype}",
                                 index_dtype=a.dtype)
@@ -150,7 +150,7 @@ def index_select(x, axis, index):
     if idx.ndim > 1:
         raise x.dialect.invalid("index_select", "index must be 0-D or 1-D",
                                 index_shape=idx.shape)
-    if not x.data.ndim:  # a 0-d tensor acts as a 1-element vector, as in torch
+    if not x.array.ndim:  # a 0-d tensor acts as a 1-element vector, as in torch
         return index_select(_take(x, (None,), "index_select"), 0, idx)
     return _take(x, (slice(None),) * axis + (idx.reshape(-1), Ellipsis), "index_select")
 
@@ -179,7 +179,7 @@ def gather(x, axis, index):
     """
     axis = checked_axis(x, "gather", axis)
     idx = _int_index(x, index, "gather")
-    xs = x.data.shape
+    xs = x.array.shape
     if idx.ndim != len(xs) and not (idx.ndim <= 1 and len(xs) <= 1):
         raise x.dialect.invalid("gather", "index must have the same number of dimensions as "
                                 "the input", index_shape=idx.shape, shape=xs, axis=axis)
@@ -204,7 +204,7 @@ def take_along_axis(x, index, axis):
     """numpy.take_along_axis: like gather, but the index broadcasts against x off ``axis``."""
     axis = checked_axis(x, "take_along_axis", axis)
     idx = _int_index(x, index, "take_along_axis")
-    xs = x.data.shape
+    xs = x.array.shape
     if idx.ndim != len(xs):
         raise x.dialect.invalid("take_along_axis", "index must have the same number of "
                                 "dimensions as the input", index_shape=idx.shape, shape=xs,
@@ -219,14 +219,14 @@ def take_along_axis(x, index, axis):
 
 def masked_select(x, mask):
     """The elements of ``x`` where ``mask`` (broadcast with x) is true, as a 1-D tensor."""
-    m = mask.data if isinstance(mask, Tensor) else xp.asarray(mask)
+    m = mask.array if isinstance(mask, Tensor) else xp.asarray(mask)
     if m.dtype != bool_:
         raise x.dialect.invalid("masked_select", f"mask must be a bool tensor, got {m.dtype}",
                                 mask_dtype=m.dtype)
     try:
-        shape = xp.broadcast_shapes(x.data.shape, m.shape)
+        shape = xp.broadcast_shapes(x.array.shape, m.shape)
     except ValueError:
-        raise broadcast_failure(type(x), x.data, m) from None
+        raise broadcast_failure(type(x), x.array, m) from None
     return _take(broadcast_to(x, shape), (xp.broadcast_to(m, shape),), "masked_select")
 
 

@@ -11,26 +11,26 @@ from .testing import array
 
 def _matmul_vjp(n, g):
     x, y = n.saved
-    xd, yd = x.data.ndim, y.data.ndim
+    xd, yd = x.array.ndim, y.array.ndim
     gx = gy = None
     # promote 1-D operands to matrices, as matmul does, then undo it
-    x2 = reshape(x, (1,) + x.data.shape) if xd == 1 else x
-    y2 = reshape(y, y.data.shape + (1,)) if yd == 1 else y
+    x2 = reshape(x, (1,) + x.array.shape) if xd == 1 else x
+    y2 = reshape(y, y.array.shape + (1,)) if yd == 1 else y
     g2 = g
     if xd == 1 and yd == 1:
         g2 = reshape(g, (1, 1))
     elif xd == 1:
-        g2 = reshape(g, g.data.shape[:-1] + (1, g.data.shape[-1]))
+        g2 = reshape(g, g.array.shape[:-1] + (1, g.array.shape[-1]))
     elif yd == 1:
-        g2 = reshape(g, g.data.shape + (1,))
+        g2 = reshape(g, g.array.shape + (1,))
     if n.parents[0] is not None:
         gx = matmul(g2, swapaxes(y2, -1, -2))
         if xd == 1:
-            gx = reshape(gx, gx.data.shape[:-2] + (gx.data.shape[-1],))
+            gx = reshape(gx, gx.array.shape[:-2] + (gx.array.shape[-1],))
     if n.parents[1] is not None:
         gy = matmul(swapaxes(x2, -1, -2), g2)
         if yd == 1:
-            gy = reshape(gy, gy.data.shape[:-1])
+            gy = reshape(gy, gy.array.shape[:-1])
     return gx, gy
 
 
@@ -38,7 +38,7 @@ _matmul = defop("matmul", _matmul_vjp)
 
 
 def matmul(x, y):
-    a, b = x.data, y.data
+    a, b = x.array, y.array
     if a.ndim == 0 or b.ndim == 0:
         raise x.dialect.invalid("matmul", "both arguments to matmul need to be at least 1D",
                                 a_shape=a.shape, b_shape=b.shape)
@@ -62,7 +62,7 @@ def matmul(x, y):
 
 
 def _require(x, y, op: str, a_ndim: int, b_ndim: int, what: str) -> None:
-    a, b = x.data, y.data
+    a, b = x.array, y.array
     if a.ndim != a_ndim or b.ndim != b_ndim:
         raise x.dialect.invalid(op, f"{op} expects {what}, got {a.ndim}-D and {b.ndim}-D "
                                 "tensors", a_shape=a.shape, b_shape=b.shape,
@@ -70,7 +70,7 @@ def _require(x, y, op: str, a_ndim: int, b_ndim: int, what: str) -> None:
 
 
 def _inner_mismatch(x, y, op: str, ka: int, kb: int):
-    a, b = x.data, y.data
+    a, b = x.array, y.array
     return x.dialect.invalid(op, f"inner sizes differ: {ka} and {kb} (shapes "
                              f"{tuple(a.shape)} and {tuple(b.shape)})", a_shape=a.shape,
                              b_shape=b.shape, a_dtype=a.dtype, b_dtype=b.dtype)
@@ -79,34 +79,34 @@ def _inner_mismatch(x, y, op: str, ka: int, kb: int):
 def dot(x, y):
     """Inner product of two vectors (0-d result)."""
     _require(x, y, "dot", 1, 1, "two 1-D tensors")
-    if x.data.shape[0] != y.data.shape[0]:
-        raise _inner_mismatch(x, y, "dot", x.data.shape[0], y.data.shape[0])
+    if x.array.shape[0] != y.array.shape[0]:
+        raise _inner_mismatch(x, y, "dot", x.array.shape[0], y.array.shape[0])
     return matmul(x, y)
 
 
 def mm(x, y):
     """Matrix product of two 2-D tensors."""
     _require(x, y, "mm", 2, 2, "two 2-D tensors")
-    if x.data.shape[1] != y.data.shape[0]:
-        raise _inner_mismatch(x, y, "mm", x.data.shape[1], y.data.shape[0])
+    if x.array.shape[1] != y.array.shape[0]:
+        raise _inner_mismatch(x, y, "mm", x.array.shape[1], y.array.shape[0])
     return matmul(x, y)
 
 
 def mv(x, y):
     """Matrix (2-D) times vector (1-D)."""
     _require(x, y, "mv", 2, 1, "a 2-D and a 1-D tensor")
-    if x.data.shape[1] != y.data.shape[0]:
-        raise _inner_mismatch(x, y, "mv", x.data.shape[1], y.data.shape[0])
+    if x.array.shape[1] != y.array.shape[0]:
+        raise _inner_mismatch(x, y, "mv", x.array.shape[1], y.array.shape[0])
     return matmul(x, y)
 
 
 def bmm(x, y):
     """Batched matrix product of two 3-D tensors with the same batch size."""
     _require(x, y, "bmm", 3, 3, "two 3-D tensors")
-    a, b = x.data.shape, y.data.shape
+    a, b = x.array.shape, y.array.shape
     if a[0] != b[0]:
         raise x.dialect.invalid("bmm", f"batch sizes differ: {a[0]} and {b[0]}", a_shape=a,
-                                b_shape=b, a_dtype=x.data.dtype, b_dtype=y.data.dtype)
+                                b_shape=b, a_dtype=x.array.dtype, b_dtype=y.array.dtype)
     if a[2] != b[1]:
         raise _inner_mismatch(x, y, "bmm", a[2], b[1])
     return matmul(x, y)
@@ -115,7 +115,7 @@ def bmm(x, y):
 def outer(x, y):
     """Outer product of two vectors: (n,) and (m,) give (n, m)."""
     _require(x, y, "outer", 1, 1, "two 1-D tensors")
-    return matmul(reshape(x, (x.data.shape[0], 1)), reshape(y, (1, y.data.shape[0])))
+    return matmul(reshape(x, (x.array.shape[0], 1)), reshape(y, (1, y.array.shape[0])))
 
 
 def _make_matmul(draw, st, hnp):

@@ -25,7 +25,7 @@ def norm_axes(axis, ndim):
 def reduce_axes(x, op: str, axis):
     """Checked ``norm_axes``: out-of-range axes raise ``invalid("axis")``, a repeated
     axis ``invalid(op, ..., axis=, repeated=True)``; a 0-d tensor takes 0 and -1."""
-    nd = x.data.ndim
+    nd = x.array.ndim
     if axis is None:
         return tuple(range(nd))
     if isinstance(axis, (tuple, list)):
@@ -43,7 +43,7 @@ def expand_reduced(g, in_shape, axes, keepdims):
     """Reinsert the reduced axes of ``g`` as size-1 dims so it broadcasts to ``in_shape``."""
     if keepdims or not axes:
         return g
-    shape = list(g.data.shape)
+    shape = list(g.array.shape)
     for a in axes:
         shape.insert(a, 1)
     return reshape(g, shape)
@@ -67,7 +67,7 @@ def _count(shape, axes) -> int:
 
 
 def _float_data(x):
-    a = x.data
+    a = x.array
     return a if a.dtype.kind == "f" else a.astype(default_float)
 
 
@@ -82,7 +82,7 @@ _sum = defop("sum", _sum_vjp)
 
 def sum(x, axis=None, keepdims=False, dtype=None):
     """Sum over ``axis``; integer and bool inputs accumulate in int64 (as torch)."""
-    a = x.data
+    a = x.array
     axes = reduce_axes(x, "sum", axis)
     if dtype is None and a.dtype.kind in "bui":
         dtype = int64
@@ -122,7 +122,7 @@ def _prod_of_others(x, axes, n, keepdims):
     derivative's x*x would underflow), so the result and its own derivative
     are right when the input holds zeros.
     """
-    a = x.data
+    a = x.array
     special = xp.abs(a) < xp.finfo(a.dtype).tiny ** 0.5
     if not special.any():
         return div(_kept(n, axes, keepdims), x)
@@ -141,19 +141,19 @@ def _prod_of_others(x, axes, n, keepdims):
 def _prod_of_others_pairwise(x, axes):
     """The product of the others by brute force: an n-by-n copy of each slice with
     ones on its diagonal (memory n^2 per slice; used only when a slice has 2+ zeros)."""
-    nd = x.data.ndim
+    nd = x.array.ndim
     rest = [a for a in range(nd) if a not in axes]
     order = rest + list(axes)
     moved = transpose(x, order)
-    rest_shape = moved.data.shape[:len(rest)]
-    count = _count(x.data.shape, axes)
+    rest_shape = moved.array.shape[:len(rest)]
+    count = _count(x.array.shape, axes)
     flat = reshape(moved, rest_shape + (count,))
     square = broadcast_to(unsqueeze(flat, -2), rest_shape + (count, count))
     others = prod(where_(xp.eye(count, dtype=bool), 1.0, square), -1)
     inv = [0] * nd
     for i, a in enumerate(order):
         inv[a] = i
-    return transpose(reshape(others, moved.data.shape), inv)
+    return transpose(reshape(others, moved.array.shape), inv)
 
 
 _prod = defop("prod", _prod_vjp)
@@ -161,7 +161,7 @@ _prod = defop("prod", _prod_vjp)
 
 def prod(x, axis=None, keepdims=False):
     """Product over ``axis``; integer and bool inputs accumulate in int64 (as torch)."""
-    a = x.data
+    a = x.array
     axes = reduce_axes(x, "prod", axis)
     dtype = int64 if a.dtype.kind in "bui" else None
     out = as_out(a.prod(axis=axes, keepdims=keepdims, dtype=dtype))
@@ -173,8 +173,8 @@ def _extreme_vjp(n, g):
     # the gradient is shared evenly among the elements equal to the extreme, as in torch
     axes, keepdims = n.attrs
     x = n.saved[0]
-    hit = x.data == _kept(n, axes, keepdims).data
-    share = (hit / hit.sum(axis=axes, keepdims=True)).astype(x.data.dtype)
+    hit = x.array == _kept(n, axes, keepdims).array
+    share = (hit / hit.sum(axis=axes, keepdims=True)).astype(x.array.dtype)
     return (mul(_spread(g, n, axes, keepdims), type(x).wrap(share)),)
 
 
@@ -184,7 +184,7 @@ _amin = defop("amin", _extreme_vjp)
 
 def _extreme(opdef, fn, x, axis, keepdims):
     axes = reduce_axes(x, opdef.name, axis)
-    a = x.data
+    a = x.array
     if a.size == 0 and (not axes or _count(a.shape, axes) == 0):
         raise x.dialect.invalid(opdef.name, "cannot reduce an empty tensor without an "
                                 "identity", shape=a.shape, axis=axis)
@@ -205,7 +205,7 @@ min = amin
 
 
 def _arg_extreme(op, fn, x, axis, keepdims):
-    a = x.data
+    a = x.array
     if axis is not None:
         axis = checked_axis(x, op, axis)
         if a.ndim == 0:
@@ -229,13 +229,13 @@ def argmin(x, axis=None, keepdims=False):
 def _extreme_along(op, fn, x, axis, keepdims):
     from .index import take_along_axis
     axis = checked_axis(x, op, axis)
-    if not x.data.ndim:
+    if not x.array.ndim:
         return x, type(x).wrap(xp.zeros((), dtype=int64))
     idx = _arg_extreme(op, fn, x, axis, True)
     values = take_along_axis(x, idx, axis)
     if not keepdims:
-        values = reshape(values, values.data.shape[:axis] + values.data.shape[axis + 1:])
-        idx = type(idx).wrap(idx.data.reshape(values.data.shape))
+        values = reshape(values, values.array.shape[:axis] + values.array.shape[axis + 1:])
+        idx = type(idx).wrap(idx.array.reshape(values.array.shape))
     return values, idx
 
 
@@ -303,7 +303,7 @@ def _norm2_vjp(n, g):
     axes, keepdims, _ = n.attrs
     x = n.saved[0]
     out = _kept(n, axes, keepdims)
-    safe = where_(out.data == 0, 1.0, out)
+    safe = where_(out.array == 0, 1.0, out)
     return (mul(_spread(g, n, axes, keepdims), div(x, safe)),)
 
 
@@ -312,10 +312,10 @@ def _normp_vjp(n, g):
     axes, keepdims, p = n.attrs
     x = n.saved[0]
     out = _kept(n, axes, keepdims)
-    safe = where_(out.data == 0, 1.0, out)
+    safe = where_(out.array == 0, 1.0, out)
     mag = abs(x)
     if p < 1:
-        mag = where_(x.data == 0, 1.0, mag)
+        mag = where_(x.array == 0, 1.0, mag)
     local = mul(sign(x), pow(div(mag, safe), p - 1))
     return (mul(_spread(g, n, axes, keepdims), local),)
 
@@ -330,14 +330,14 @@ def norm(x, ord=2, axis=None, keepdims=False):
     ``ord`` is any real p, ``inf``/``-inf`` (max/min of |x|), 0 (count of
     nonzeros) or ``"fro"`` (the 2-norm of the elements).
     """
-    if x.data.dtype.kind != "f":
+    if x.array.dtype.kind != "f":
         x = cast(x, xp.dtype(default_float))
     axes = reduce_axes(x, "norm", axis)
     if ord == "fro":
         ord = 2
     elif isinstance(ord, str):
         raise x.dialect.invalid("norm", f"unsupported norm order {ord!r}", ord=ord)
-    a = x.data
+    a = x.array
     if ord == math.inf:
         return amax(abs(x), axes, keepdims)
     if ord == -math.inf:
@@ -422,13 +422,13 @@ _cumsum = defop("cumsum", lambda n, g: (flip(cumsum(flip(g, n.attrs), n.attrs), 
 
 def cumsum(x, axis=None):
     """Running sum along ``axis`` (over the flattened tensor for None)."""
-    if axis is None or x.data.ndim == 0:
+    if axis is None or x.array.ndim == 0:
         if axis is not None:
             checked_axis(x, "cumsum", axis)
         x = reshape(x, (-1,))
         axis = 0
     axis = checked_axis(x, "cumsum", axis)
-    a = x.data
+    a = x.array
     dtype = int64 if a.dtype.kind in "bui" else None
     return record(_cumsum, a.cumsum(axis=axis, dtype=dtype), (x,), attrs=axis)
 

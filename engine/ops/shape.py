@@ -19,7 +19,7 @@ def checked_axis(x, op: str, axis: int, ndim: int | None = None) -> int:
     framework's "dimension out of range" error from them.
     """
     if ndim is None:
-        ndim = x.data.ndim
+        ndim = x.array.ndim
     n = ndim if ndim else 1  # a 0-d tensor accepts axis 0 and -1, as in torch
     if not -n <= axis < n:
         raise x.dialect.invalid(
@@ -32,12 +32,12 @@ def checked_axis(x, op: str, axis: int, ndim: int | None = None) -> int:
 def sum_to(x, shape):
     """Sum ``x`` down to ``shape`` (the adjoint of broadcasting)."""
     shape = tuple(shape)
-    if x.data.shape == shape:
+    if x.array.shape == shape:
         return x
-    lead = x.data.ndim - len(shape)
+    lead = x.array.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
-        i + lead for i, s in enumerate(shape) if s == 1 and x.data.shape[i + lead] != 1)
-    out = x.data.sum(axis=axes, keepdims=True) if axes else x.data
+        i + lead for i, s in enumerate(shape) if s == 1 and x.array.shape[i + lead] != 1)
+    out = x.array.sum(axis=axes, keepdims=True) if axes else x.array
     if lead:
         out = out.reshape(shape)
     return record(_sum_to, xp.asarray(out), (x,))
@@ -47,17 +47,17 @@ def broadcast_to(x, shape):
     """Broadcast ``x`` to ``shape``; an entry -1 keeps the (right-aligned) size of x."""
     shape = tuple(shape)
     if -1 in shape:
-        lead = len(shape) - x.data.ndim
-        shape = tuple(x.data.shape[i - lead] if s == -1 and i >= lead else s
+        lead = len(shape) - x.array.ndim
+        shape = tuple(x.array.shape[i - lead] if s == -1 and i >= lead else s
                       for i, s in enumerate(shape))
-    if x.data.shape == shape:
+    if x.array.shape == shape:
         return x
     try:
-        out = xp.broadcast_to(x.data, shape)
+        out = xp.broadcast_to(x.array, shape)
     except ValueError:
         raise x.dialect.invalid(
-            "broadcast_to", f"cannot expand shape {tuple(x.data.shape)} to {shape}",
-            in_shape=x.data.shape, shape=shape) from None
+            "broadcast_to", f"cannot expand shape {tuple(x.array.shape)} to {shape}",
+            in_shape=x.array.shape, shape=shape) from None
     return record(_broadcast_to, out, (x,))
 
 
@@ -70,11 +70,11 @@ expand = broadcast_to
 def reshape(x, shape):
     shape = tuple(shape)
     try:
-        out = x.data.reshape(shape)
+        out = x.array.reshape(shape)
     except ValueError:
         raise x.dialect.invalid(
-            "reshape", f"shape {list(shape)} is invalid for input of size {x.data.size}",
-            shape=shape, size=x.data.size) from None
+            "reshape", f"shape {list(shape)} is invalid for input of size {x.array.size}",
+            shape=shape, size=x.array.size) from None
     return record(_reshape, out, (x,))
 
 
@@ -82,7 +82,7 @@ _reshape = defop("reshape", lambda n, g: (reshape(g, n.shapes[0]),))
 
 
 def flatten(x, start_axis=0, end_axis=-1):
-    s = x.data.shape
+    s = x.array.shape
     if not s:
         return reshape(x, (1,))
     a, b = _norm_axis(start_axis, len(s)), _norm_axis(end_axis, len(s))
@@ -93,7 +93,7 @@ def flatten(x, start_axis=0, end_axis=-1):
 
 
 def squeeze(x, axis=None):
-    s = x.data.shape
+    s = x.array.shape
     if axis is None:
         new = tuple(d for d in s if d != 1)
     else:
@@ -104,7 +104,7 @@ def squeeze(x, axis=None):
 
 
 def unsqueeze(x, axis):
-    s = list(x.data.shape)
+    s = list(x.array.shape)
     for a in sorted(axis) if isinstance(axis, (tuple, list)) else (axis,):
         s.insert(a + len(s) + 1 if a < 0 else a, 1)
     return reshape(x, s)
@@ -113,9 +113,9 @@ def unsqueeze(x, axis):
 def transpose(x, axes=None):
     """Permute dimensions (reverse them when ``axes`` is None)."""
     if axes is None:
-        axes = tuple(range(x.data.ndim - 1, -1, -1))
-    axes = tuple(_norm_axis(a, x.data.ndim) for a in axes)
-    return record(_transpose, x.data.transpose(axes), (x,), attrs=axes)
+        axes = tuple(range(x.array.ndim - 1, -1, -1))
+    axes = tuple(_norm_axis(a, x.array.ndim) for a in axes)
+    return record(_transpose, x.array.transpose(axes), (x,), attrs=axes)
 
 
 def _transpose_vjp(n, g):
@@ -129,15 +129,15 @@ _transpose = defop("transpose", _transpose_vjp)
 
 
 def swapaxes(x, a, b):
-    axes = list(range(x.data.ndim))
-    a, b = _norm_axis(a, x.data.ndim), _norm_axis(b, x.data.ndim)
+    axes = list(range(x.array.ndim))
+    a, b = _norm_axis(a, x.array.ndim), _norm_axis(b, x.array.ndim)
     axes[a], axes[b] = axes[b], axes[a]
     return transpose(x, axes)
 
 
 def moveaxis(x, source, destination):
     """numpy.moveaxis: ints or sequences of ints."""
-    nd = x.data.ndim
+    nd = x.array.ndim
     src = source if isinstance(source, (tuple, list)) else (source,)
     dst = destination if isinstance(destination, (tuple, list)) else (destination,)
     src = [checked_axis(x, "moveaxis", a) for a in src]
@@ -151,7 +151,7 @@ def moveaxis(x, source, destination):
 # ---------------------------------------------------------------- flip, tile
 def _axes_tuple(x, op, axes):
     if axes is None:
-        return tuple(range(x.data.ndim))
+        return tuple(range(x.array.ndim))
     if isinstance(axes, (tuple, list)):
         return tuple(checked_axis(x, op, a) for a in axes)
     return (checked_axis(x, op, axes),)
@@ -160,7 +160,7 @@ def _axes_tuple(x, op, axes):
 def flip(x, axes=None):
     """Reverse the order of elements along ``axes`` (all axes for None)."""
     axes = _axes_tuple(x, "flip", axes)
-    return record(_flip, xp.flip(x.data, axes), (x,), attrs=axes)
+    return record(_flip, xp.flip(x.array, axes), (x,), attrs=axes)
 
 
 _flip = defop("flip", lambda n, g: (flip(g, n.attrs),))
@@ -172,7 +172,7 @@ def tile(x, reps):
     if any(r < 0 for r in reps):
         raise x.dialect.invalid("tile", f"repeats must be non-negative, got {list(reps)}",
                                 reps=reps)
-    return record(_tile, xp.tile(x.data, reps), (x,), attrs=reps)
+    return record(_tile, xp.tile(x.array, reps), (x,), attrs=reps)
 
 
 def _tile_vjp(n, g):
@@ -196,14 +196,14 @@ def narrow(x, axis, start, length):
     """The slice ``start:start+length`` of ``x`` along ``axis`` (a view)."""
     axis = checked_axis(x, "narrow", axis)
     key = (slice(None),) * axis + (slice(start, start + length),)
-    return record(_narrow, x.data[key], (x,), attrs=(axis, start))
+    return record(_narrow, x.array[key], (x,), attrs=(axis, start))
 
 
 def _unnarrow(g, shape, axis, start):
     """The adjoint of narrow: ``g`` placed into zeros of ``shape``."""
-    out = xp.zeros(shape, dtype=g.data.dtype)
-    length = g.data.shape[axis]
-    out[(slice(None),) * axis + (slice(start, start + length),)] = g.data
+    out = xp.zeros(shape, dtype=g.array.dtype)
+    length = g.array.shape[axis]
+    out[(slice(None),) * axis + (slice(start, start + length),)] = g.array
     return record(_unnarrow_op, out, (g,), attrs=(axis, start))
 
 
@@ -214,11 +214,11 @@ _unnarrow_op = defop("unnarrow", lambda n, g: (narrow(g, n.attrs[0], n.attrs[1],
 
 def split(x, sizes, axis=0):
     """Pieces of ``x`` along ``axis`` with the given sizes (which must add up)."""
-    if not x.data.ndim:
+    if not x.array.ndim:
         raise x.dialect.invalid("split", "split expects at least a 1-dimensional tensor",
                                 ndim=0)
     axis = checked_axis(x, "split", axis)
-    total = x.data.shape[axis]
+    total = x.array.shape[axis]
     sizes = [int(s) for s in sizes]
     if sum(sizes) != total or any(s < 0 for s in sizes):
         raise x.dialect.invalid(
@@ -235,7 +235,7 @@ def split(x, sizes, axis=0):
 def _joint_arrays(tensors, op):
     """The arrays of ``tensors`` cast to their common dtype, and the tensor class."""
     cls = type(tensors[0])
-    arrays = [t.data for t in tensors]
+    arrays = [t.array for t in tensors]
     dt = arrays[0].dtype
     if any(a.dtype != dt for a in arrays):
         try:
@@ -251,23 +251,23 @@ def concatenate(tensors, axis=0):
     tensors = list(tensors)
     if not tensors:
         raise tensors_required("concatenate")
-    if len(tensors) > 1 and any(t.data.shape == (0,) for t in tensors):
+    if len(tensors) > 1 and any(t.array.shape == (0,) for t in tensors):
         # torch's legacy rule: 1-D empty tensors are skipped (they still count for the dtype)
-        kept = [t for t in tensors if t.data.shape != (0,)]
-        if kept and any(t.data.ndim != 1 for t in kept):
+        kept = [t for t in tensors if t.array.shape != (0,)]
+        if kept and any(t.array.ndim != 1 for t in kept):
             arrays, _ = _joint_arrays(tensors, "concatenate")
             dt = arrays[0].dtype
             from .elementwise import cast
             return concatenate([cast(t, dt) for t in kept], axis)
     first = tensors[0]
-    nd = first.data.ndim
+    nd = first.array.ndim
     if nd == 0:
         raise first.dialect.invalid("concatenate", "zero-dimensional tensors cannot be "
                                     "concatenated", index=0)
     axis = checked_axis(first, "concatenate", axis)
-    ref = first.data.shape
+    ref = first.array.shape
     for i, t in enumerate(tensors[1:], 1):
-        s = t.data.shape
+        s = t.array.shape
         if len(s) != nd:
             raise first.dialect.invalid(
                 "concatenate", f"tensors must have the same number of dimensions: got {nd} "
@@ -307,21 +307,21 @@ def stack(tensors, axis=0):
     if not tensors:
         raise tensors_required("stack")
     first = tensors[0]
-    ref = first.data.shape
+    ref = first.array.shape
     axis = checked_axis(first, "stack", axis, len(ref) + 1)
     for i, t in enumerate(tensors[1:], 1):
-        if t.data.shape != ref:
+        if t.array.shape != ref:
             raise first.dialect.invalid(
                 "stack", f"stack expects each tensor to be equal size, but got {list(ref)} "
-                f"at entry 0 and {list(t.data.shape)} at entry {i}",
-                a_shape=ref, b_shape=t.data.shape, index=i)
+                f"at entry 0 and {list(t.array.shape)} at entry {i}",
+                a_shape=ref, b_shape=t.array.shape, index=i)
     arrays, cls = _joint_arrays(tensors, "stack")
     return record(_stack, xp.stack(arrays, axis=axis), tuple(tensors), attrs=axis, cls=cls)
 
 
 def _stack_vjp(n, g):
     axis = n.attrs
-    shape = g.data.shape[:axis] + g.data.shape[axis + 1:]
+    shape = g.array.shape[:axis] + g.array.shape[axis + 1:]
     return tuple(reshape(narrow(g, axis, i, 1), shape) if p is not None else None
                  for i, p in enumerate(n.parents))
 

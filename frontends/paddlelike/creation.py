@@ -31,7 +31,7 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True):
         warnings.warn("To copy construct from a tensor, it is recommended to use "
                       "sourceTensor.clone().detach(), rather than "
                       "paddle.to_tensor(sourceTensor).", UserWarning, stacklevel=2)
-        arr = data.data.copy() if np_dtype is None else data.data.astype(np_dtype)
+        arr = data.array.copy() if np_dtype is None else data.array.astype(np_dtype)
     else:
         arr = C.infer_array(data, np_dtype)
     return _flagged(Tensor.wrap(arr), stop_gradient)
@@ -105,8 +105,8 @@ def full(shape, fill_value, dtype=None, name=None, **kwargs):
 
 def _like(fn_name: str):
     def fn(x, dtype=None, name=None, **kwargs):
-        np_dtype = x.data.dtype if dtype is None else to_np(dtype)
-        return getattr(C, fn_name)(Tensor, x.data.shape, np_dtype)
+        np_dtype = x.array.dtype if dtype is None else to_np(dtype)
+        return getattr(C, fn_name)(Tensor, x.array.shape, np_dtype)
 
     fn.__name__ = fn.__qualname__ = fn_name + "_like"
     return fn
@@ -118,16 +118,16 @@ empty_like = _like("empty")
 
 
 def full_like(x, fill_value, dtype=None, name=None, **kwargs):
-    np_dtype = x.data.dtype if dtype is None else to_np(dtype)
-    return C.full(Tensor, x.data.shape, fill_value, np_dtype)
+    np_dtype = x.array.dtype if dtype is None else to_np(dtype)
+    return C.full(Tensor, x.array.shape, fill_value, np_dtype)
 
 
 def rand_like(input, name=None, *, dtype=None, **kwargs):  # noqa: A002
-    return rand(input.data.shape, input.data.dtype if dtype is None else dtype)
+    return rand(input.array.shape, input.array.dtype if dtype is None else dtype)
 
 
 def randn_like(x, dtype=None, name=None, **kwargs):
-    return randn(x.data.shape, x.data.dtype if dtype is None else dtype)
+    return randn(x.array.shape, x.array.dtype if dtype is None else dtype)
 
 
 def _number(v):

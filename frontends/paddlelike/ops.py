@@ -38,7 +38,7 @@ def _axes(axis):
     if axis is None:
         return None
     if isinstance(axis, _EngineTensor):
-        axis = axis.data.tolist()
+        axis = axis.array.tolist()
     if isinstance(axis, list):
         return tuple(axis)
     return axis
@@ -47,10 +47,10 @@ def _axes(axis):
 def _ints(shape) -> tuple:
     """A paddle shape argument (int, list/tuple of ints or 0-d Tensors, Tensor) as ints."""
     if isinstance(shape, _EngineTensor):
-        return tuple(int(v) for v in shape.data.reshape(-1).tolist())
+        return tuple(int(v) for v in shape.array.reshape(-1).tolist())
     if isinstance(shape, int):
         return (shape,)
-    return tuple(int(s.data) if isinstance(s, _EngineTensor) else int(s) for s in shape)
+    return tuple(int(s.array) if isinstance(s, _EngineTensor) else int(s) for s in shape)
 
 
 # ---------------------------------------------------------------- elementwise
@@ -195,7 +195,7 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
 
 def equal_all(x, y, name=None):
     with _engine_no_grad():
-        if x.data.shape != y.data.shape:
+        if x.array.shape != y.array.shape:
             return Tensor.wrap(E.as_out(False))
         return _all_true(E.eq(x, y))
 
@@ -237,8 +237,8 @@ def mean(x, axis=None, keepdim=False, name=None, *, dim=None):
     if dim is not None:
         axis = dim
     out = R.mean(x, _axes(axis), keepdim)
-    if x.data.dtype.kind in "iub":
-        out = E.cast(out, x.data.dtype)  # paddle truncates the mean of an int tensor
+    if x.array.dtype.kind in "iub":
+        out = E.cast(out, x.array.dtype)  # paddle truncates the mean of an int tensor
     return out
 
 
@@ -247,7 +247,7 @@ def _check_axes(x, axis, error) -> None:
     cannot tell paddle's kernels apart)."""
     if axis is None:
         return
-    nd = x.data.ndim
+    nd = x.array.ndim
     for a in (axis if isinstance(axis, tuple) else (axis,)):
         if nd and not -nd <= a < nd:
             raise error(a)
@@ -261,7 +261,7 @@ def _reduction(family: str, engine_name: str, paddle_name: str, lines=None):
             axis = dim
         axis = _axes(axis)
         if lines is not None:
-            _check_axes(x, axis, lambda a: reduce_axis_error(a, x.data.ndim, lines))
+            _check_axes(x, axis, lambda a: reduce_axis_error(a, x.array.ndim, lines))
         return engine_fn(x, axis=axis, keepdims=keepdim)
 
     fn.__name__ = fn.__qualname__ = paddle_name
@@ -278,19 +278,19 @@ logsumexp = _reduction("reduce", "logsumexp", "logsumexp")
 
 def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     out = _eng("reduce", "prod")(x, axis=_axes(axis), keepdims=keepdim)
-    if dtype is None and out.data.dtype != x.data.dtype:
-        return E.cast(out, x.data.dtype)  # paddle keeps an integer input's dtype
+    if dtype is None and out.array.dtype != x.array.dtype:
+        return E.cast(out, x.array.dtype)  # paddle keeps an integer input's dtype
     return out if dtype is None else cast(out, dtype)
 
 
 def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
     out = _eng("reduce", "argmax")(x, axis=axis, keepdims=keepdim)
-    return out if to_np(dtype) == out.data.dtype else E.cast(out, to_np(dtype))
+    return out if to_np(dtype) == out.array.dtype else E.cast(out, to_np(dtype))
 
 
 def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
     out = _eng("reduce", "argmin")(x, axis=axis, keepdims=keepdim)
-    return out if to_np(dtype) == out.data.dtype else E.cast(out, to_np(dtype))
+    return out if to_np(dtype) == out.array.dtype else E.cast(out, to_np(dtype))
 
 
 def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1):
@@ -308,7 +308,7 @@ def norm(x, p=None, axis=None, keepdim=False, name=None):
     if p is None or p == "fro":
         p = 2
     axis = _axes(axis)
-    _check_axes(x, axis, lambda a: norm_axis_error(a, x.data.shape))
+    _check_axes(x, axis, lambda a: norm_axis_error(a, x.array.shape))
     return _eng("reduce", "norm")(x, p, axis=axis, keepdims=keepdim)
 
 
@@ -322,16 +322,16 @@ def cumsum(x, axis=None, dtype=None, name=None):
 
 # ---------------------------------------------------------------- linear algebra
 def _swap_last(x):
-    return S.swapaxes(x, -1, -2) if x.data.ndim > 1 else x
+    return S.swapaxes(x, -1, -2) if x.array.ndim > 1 else x
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
-    a, b = x.data.shape, y.data.shape
+    a, b = x.array.shape, y.array.shape
     if transpose_x:
         x = _swap_last(x)
     if transpose_y:
         y = _swap_last(y)
-    ta, tb = x.data.shape, y.data.shape
+    ta, tb = x.array.shape, y.array.shape
     if ta and tb and ta[-1] != (tb[-2] if len(tb) > 1 else tb[0]):
         raise matmul_error(a, b, transpose_x, transpose_y)
     return L.matmul(x, y)
@@ -354,11 +354,11 @@ def outer(x, y, name=None):
 
 
 def _dot_error(x, y):
-    if x.data.shape != y.data.shape:
+    if x.array.shape != y.array.shape:
         return RuntimeError(
             "(PreconditionNotMet) ShapeError: The shape of input tensor X: "
-            f"[{', '.join(map(str, x.data.shape))}] should be exactly the same with input "
-            f"tensor Y: [{', '.join(map(str, y.data.shape))}]\n  [Hint: Expected true == "
+            f"[{', '.join(map(str, x.array.shape))}] should be exactly the same with input "
+            f"tensor Y: [{', '.join(map(str, y.array.shape))}]\n  [Hint: Expected true == "
             "shape_match, but received true:1 != shape_match:0.] (at "
             "/paddle/paddle/phi/infermeta/binary.cc:1675)\n")
     return None
@@ -369,13 +369,13 @@ def dot(x, y, name=None):
     err = _dot_error(x, y)
     if err is not None:
         raise err
-    if x.data.ndim == 2:
+    if x.array.ndim == 2:
         return R.sum(E.mul(x, y), axis=-1)
     return L.dot(x, y)
 
 
 def t(input, name=None):  # noqa: A002
-    if input.data.ndim < 2:
+    if input.array.ndim < 2:
         return input
     return S.transpose(input, (1, 0))
 
@@ -383,16 +383,16 @@ def t(input, name=None):  # noqa: A002
 # ---------------------------------------------------------------- shape
 def _reshape_target(x, shape):
     shape = _ints(shape)
-    size = x.data.size
+    size = x.array.size
     # paddle: 0 copies the input's dim; -1 is inferred
-    shape = tuple(x.data.shape[i] if d == 0 else d for i, d in enumerate(shape))
+    shape = tuple(x.array.shape[i] if d == 0 else d for i, d in enumerate(shape))
     known = 1
     for d in shape:
         if d != -1:
             known *= d
     ok = (size % known == 0) if -1 in shape and known else (known == size)
     if not ok:
-        raise reshape_error(x.data.shape, shape, size)
+        raise reshape_error(x.array.shape, shape, size)
     return shape
 
 
@@ -412,7 +412,7 @@ def transpose(x, perm, name=None):
 
 def squeeze(x, axis=None, name=None):
     axis = _axes(axis)
-    nd = x.data.ndim
+    nd = x.array.ndim
     for a in (axis if isinstance(axis, tuple) else () if axis is None else (axis,)):
         if a >= nd or a < -nd:
             bad = f"current:{a} >= in_dims.size():{nd}" if a >= 0 else f"current:{a} < 0:0"
@@ -420,14 +420,14 @@ def squeeze(x, axis=None, name=None):
             raise ValueError(
                 f"(InvalidArgument) Each axis in Attr(axes) should be in the range of [-{nd}, "
                 f"{nd - 1}]But current axis is:{a}, input tensor's shape = "
-                f"[{', '.join(map(str, x.data.shape))}].\n  [Hint: Expected {cond}, but "
+                f"[{', '.join(map(str, x.array.shape))}].\n  [Hint: Expected {cond}, but "
                 f"received {bad}.] (at /paddle/paddle/phi/kernels/funcs/unsqueeze.h:70)\n")
     return S.squeeze(x, axis)
 
 
 def unsqueeze(x, axis, name=None):
     axis = _axes(axis)
-    rank = x.data.ndim
+    rank = x.array.ndim
     for a in (axis if isinstance(axis, tuple) else (axis,)):
         cur = a if a >= 0 else a + rank + 1
         if cur > rank:
@@ -441,7 +441,7 @@ def unsqueeze(x, axis, name=None):
 
 
 def flatten(x, start_axis=0, stop_axis=-1, name=None):
-    nd = builtins.max(x.data.ndim, 1)
+    nd = builtins.max(x.array.ndim, 1)
     for label, a in (("start_axis", start_axis), ("stop_axis", stop_axis)):
         if not isinstance(a, int) or not -nd <= a < nd:
             raise ValueError(f"The {label} should be a int, and in range [-rank(x), rank(x))")
@@ -449,18 +449,18 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
 
 
 def _int_axis(axis):
-    return int(axis.data) if isinstance(axis, _EngineTensor) else axis
+    return int(axis.array) if isinstance(axis, _EngineTensor) else axis
 
 
 def split(x, num_or_sections, axis=0, name=None):
     axis = _int_axis(axis)
-    n = x.data.shape[axis]
+    n = x.array.shape[axis]
     if isinstance(num_or_sections, int):
         if n % num_or_sections:
             raise ValueError(
                 f"(InvalidArgument) The input's size along the split dimension must be evenly "
                 f"divisible by Attr(num_or_sections). But received Attr(num_or_sections) = "
-                f"{num_or_sections}, input(X)'s shape = [{', '.join(map(str, x.data.shape))}], "
+                f"{num_or_sections}, input(X)'s shape = [{', '.join(map(str, x.array.shape))}], "
                 f"Attr(dim) = {axis}.\n  [Hint: Expected input_axis_dim % num == 0, but "
                 f"received input_axis_dim % num:{n % num_or_sections} != 0:0.] (at "
                 "/paddle/paddle/phi/infermeta/unary.cc:5099)\n")
@@ -495,8 +495,8 @@ def tile(x, repeat_times, name=None):
 
 def expand(x, shape, name=None):
     shape = _ints(shape)
-    lead = len(shape) - x.data.ndim
-    shape = tuple(x.data.shape[i - lead] if d == -1 else d for i, d in enumerate(shape))
+    lead = len(shape) - x.array.ndim
+    shape = tuple(x.array.shape[i - lead] if d == -1 else d for i, d in enumerate(shape))
     return S.broadcast_to(x, shape)
 
 
@@ -504,7 +504,7 @@ broadcast_to = expand
 
 
 def expand_as(x, y, name=None):
-    return S.broadcast_to(x, y.data.shape)
+    return S.broadcast_to(x, y.array.shape)
 
 
 # ---------------------------------------------------------------- indexing
@@ -548,7 +548,7 @@ def _ne(self, other):
 
 
 def _invert(self):
-    return E.logical_not(self) if self.data.dtype.kind == "b" else E.bitwise_not(self)
+    return E.logical_not(self) if self.array.dtype.kind == "b" else E.bitwise_not(self)
 
 
 _METHODS = (

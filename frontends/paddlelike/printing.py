@@ -103,7 +103,7 @@ def format_data(array, indent: int) -> str:
 
 
 def to_string(t, prefix: str = "Tensor") -> str:
-    a = t.data
+    a = t.array
     indent = len(prefix) + 1
     shape = "[" + ", ".join(str(d) for d in a.shape) + "]"
     return (f"{prefix}(shape={shape}, dtype={of_np(a.dtype).name}, place=Place(cpu), "

@@ -51,12 +51,12 @@ class GradNode:
 
 
 def _check_seed(t, g) -> None:
-    gshape = g.data.shape if isinstance(g, _EngineTensor) else None
-    if gshape is not None and gshape != t.data.shape:
+    gshape = g.array.shape if isinstance(g, _EngineTensor) else None
+    if gshape is not None and gshape != t.array.shape:
         raise AssertionError(
             f"Tensor shape not match, Tensor of grad_tensor [ {tensor_name(g)} ] with shape "
             f"{Size(gshape)} mismatch Tensor [ {tensor_name(t)} ] with shape "
-            f"{Size(t.data.shape)}")
+            f"{Size(t.array.shape)}")
 
 
 class Tensor(_EngineTensor):
@@ -98,11 +98,11 @@ class Tensor(_EngineTensor):
     # ---------------------------------------------------------------- metadata
     @property
     def shape(self) -> Size:
-        return Size(self.data.shape)
+        return Size(self.array.shape)
 
     @property
     def dtype(self):
-        return of_np(self.data.dtype)
+        return of_np(self.array.dtype)
 
     @property
     def place(self):
@@ -110,21 +110,21 @@ class Tensor(_EngineTensor):
 
     @property
     def size(self) -> int:
-        return self.data.size
+        return self.array.size
 
     def numel(self):
-        return type(self).wrap(_as_int64(self.data.size))
+        return type(self).wrap(_as_int64(self.array.size))
 
     def dim(self) -> int:
-        return self.data.ndim
+        return self.array.ndim
 
     def ndimension(self) -> int:
-        return self.data.ndim
+        return self.array.ndim
 
     @property
     def T(self):  # noqa: N802 (paddle's spelling)
         from .ops import transpose
-        return transpose(self, list(range(self.data.ndim - 1, -1, -1)))
+        return transpose(self, list(range(self.array.ndim - 1, -1, -1)))
 
     # ---------------------------------------------------------------- autograd
     def backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
@@ -142,15 +142,24 @@ class Tensor(_EngineTensor):
         if g is None:
             return
         if set_to_zero:
-            z = g.data.copy()  # the grad array may be a read-only broadcast view
+            z = g.array.copy()  # the grad array may be a read-only broadcast view
             z[...] = 0
-            g.data = z
+            g.array = z
             g.bump_version()
         else:
             self.grad = None
 
     def detach(self):
         return _EngineTensor.detach(self)
+
+    @property
+    def data(self):
+        """paddle's ``.data``: a stop_gradient alias sharing storage (and version)."""
+        return _EngineTensor.detach(self)
+
+    @data.setter
+    def data(self, value) -> None:
+        self.array = value.array
 
     def detach_(self):
         self.node = None
@@ -162,28 +171,28 @@ class Tensor(_EngineTensor):
 
     # ---------------------------------------------------------------- conversions
     def numpy(self):
-        return self.data.copy()
+        return self.array.copy()
 
     def __array__(self, dtype=None, copy=None):
-        return self.data if dtype is None else self.data.astype(dtype)
+        return self.array if dtype is None else self.array.astype(dtype)
 
     def item(self, *args):
         if args:
-            return self.data[args].item() if len(args) > 1 else \
-                self.data.reshape(-1)[args[0]].item()
-        if self.data.size != 1:
+            return self.array[args].item() if len(args) > 1 else \
+                self.array.reshape(-1)[args[0]].item()
+        if self.array.size != 1:
             raise ValueError(
                 "(InvalidArgument) only one element tensors can be converted to Python scalars "
                 f"when no input coordinates\n  [Hint: Expected numel == 1, but received "
-                f"numel:{self.data.size} != 1:1.] (at /paddle/paddle/fluid/pybind/"
+                f"numel:{self.array.size} != 1:1.] (at /paddle/paddle/fluid/pybind/"
                 "eager_method.cc:1833)\n")
-        return scalar_of(self.data)
+        return scalar_of(self.array)
 
     def tolist(self):
-        return self.data.tolist()
+        return self.array.tolist()
 
     def _scalar(self, kind: str):
-        a = self.data
+        a = self.array
         if a.ndim == 0:
             return a.item()
         if a.size == 1:
@@ -197,29 +206,29 @@ class Tensor(_EngineTensor):
         return int(self._scalar("int"))
 
     def __index__(self) -> int:
-        if self.data.dtype.kind not in "iub":
+        if self.array.dtype.kind not in "iub":
             raise TypeError("only integer tensors of a single element can be converted to an "
                             "index")
         return int(self._scalar("int"))
 
     def __bool__(self) -> bool:
-        if self.data.size != 1:
+        if self.array.size != 1:
             raise AssertionError("When Variable is used as the condition of if/while , "
                                  "Variable can only contain one element.")
-        return bool(scalar_of(self.data))
+        return bool(scalar_of(self.array))
 
     def __len__(self) -> int:
-        if self.data.ndim == 0:
+        if self.array.ndim == 0:
             raise AssertionError("len() of a 0-D tensor is wrong")
-        return self.data.shape[0]
+        return self.array.shape[0]
 
     def __iter__(self):
         for i in range(len(self)):
             yield self[i]
 
     def __format__(self, spec: str) -> str:
-        if self.data.ndim == 0:
-            return format(self.data.item(), spec)
+        if self.array.ndim == 0:
+            return format(self.array.item(), spec)
         if spec:
             raise TypeError("unsupported format string passed to Tensor.__format__")
         return repr(self)
@@ -236,18 +245,18 @@ class Tensor(_EngineTensor):
     def __setitem__(self, key, value) -> None:
         if not isinstance(value, _EngineTensor) and isinstance(value, (list, tuple)):
             from .creation import to_tensor
-            value = to_tensor(value, dtype=of_np(self.data.dtype))
+            value = to_tensor(value, dtype=of_np(self.array.dtype))
         _inplace.setitem(self, key, value)
 
     def set_value(self, value) -> None:
         """Overwrite the data (no graph, no leaf check: paddle's parameter update)."""
         from engine.backend import as_array
-        v = value.data if isinstance(value, _EngineTensor) else as_array(value)
-        if tuple(v.shape) != self.data.shape:
+        v = value.array if isinstance(value, _EngineTensor) else as_array(value)
+        if tuple(v.shape) != self.array.shape:
             raise ValueError(
                 f"(InvalidArgument) The shape of input value {list(v.shape)} must match the "
-                f"shape of tensor {list(self.data.shape)}.")
-        self.data[...] = v
+                f"shape of tensor {list(self.array.shape)}.")
+        self.array[...] = v
         self.bump_version()
 
     def _check_inplace(self) -> None:
@@ -295,7 +304,7 @@ class Tensor(_EngineTensor):
 
     def gradient(self):
         """The grad as a numpy array (deprecated in paddle, still used by old code)."""
-        return None if self.grad is None else self.grad.data.copy()
+        return None if self.grad is None else self.grad.array.copy()
 
     def cpu(self):
         return self

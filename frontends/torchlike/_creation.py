@@ -37,7 +37,7 @@ def tensor(data, dtype=None, device=None, requires_grad: bool = False, pin_memor
                       "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
                       "requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
-        array = data.data.copy() if dtype is None else data.data.astype(_dtypes.to_np(dtype))
+        array = data.array.copy() if dtype is None else data.array.astype(_dtypes.to_np(dtype))
     else:
         array = C.infer_array(data, _dtypes.to_np(dtype))
     return _finish(Tensor.wrap(array), requires_grad)
@@ -146,7 +146,7 @@ def _like(name: str, factory):
              requires_grad: bool = False, memory_format=None):
         check_device(device)
         d = input.dtype if dtype is None else dtype
-        return _finish(factory(Tensor, input.data.shape, _dtypes.to_np(d)), requires_grad)
+        return _finish(factory(Tensor, input.array.shape, _dtypes.to_np(d)), requires_grad)
 
     like.__name__ = name
     return like
@@ -163,7 +163,7 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None,  # noq
               requires_grad: bool = False, memory_format=None):
     check_device(device)
     d = input.dtype if dtype is None else dtype
-    return _finish(need(C, "full", "torch.full_like")(Tensor, input.data.shape, fill_value,
+    return _finish(need(C, "full", "torch.full_like")(Tensor, input.array.shape, fill_value,
                                                       _dtypes.to_np(d)), requires_grad)
 
 
@@ -199,14 +199,14 @@ def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad:
 
 
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
-    value = need(C, "normal", "torch.Tensor.normal_")(Tensor, mean, std, self.data.shape,
-                                                       self.data.dtype)
+    value = need(C, "normal", "torch.Tensor.normal_")(Tensor, mean, std, self.array.shape,
+                                                       self.array.dtype)
     return inplace.setitem(self, Ellipsis, value)
 
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
-    value = need(C, "uniform", "torch.Tensor.uniform_")(Tensor, self.data.shape, a, b,
-                                                         self.data.dtype)
+    value = need(C, "uniform", "torch.Tensor.uniform_")(Tensor, self.array.shape, a, b,
+                                                         self.array.dtype)
     return inplace.setitem(self, Ellipsis, value)
 
 

@@ -51,7 +51,7 @@ def div(input, other, *, rounding_mode=None, out=None):  # noqa: A002
         q = E.div(input, other)
         r = E.where_(E.lt(q, 0), E.ceil(q), E.floor(q))
         exact = E.floor_divide(input, other)  # the dtype torch keeps for integer inputs
-        return r if exact.data.dtype.kind == "f" else _cast(r, exact.dtype)
+        return r if exact.array.dtype.kind == "f" else _cast(r, exact.dtype)
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                        f"but found '{rounding_mode}'")
 
@@ -108,10 +108,10 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None)
 def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):  # noqa: A002
     if dtype is not None:
         input = _cast(input, dtype)
-    elif input.data.dtype.kind != "f":
+    elif input.array.dtype.kind != "f":
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
-            f"or complex dtype. Got: {long_name(input.data.dtype)}")
+            f"or complex dtype. Got: {long_name(input.array.dtype)}")
     d = _reduce_dims(dim, axis)
     r = R.mean(input, d, keepdims if keepdims is not None else keepdim)
     return r if d is None else tag(r, "MeanBackward1")
@@ -233,48 +233,48 @@ FUNCTIONS.update(sum=sum, mean=mean, prod=prod, max=max, min=min, amax=amax, ami
 
 # ---------------------------------------------------------------- linear algebra
 def dot(input, tensor):  # noqa: A002
-    a, b = input.data, tensor.data
+    a, b = input.array, tensor.array
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
     return matmul(input, tensor)
 
 
 def mm(input, mat2):  # noqa: A002
-    if input.data.ndim != 2:
+    if input.array.ndim != 2:
         raise RuntimeError("self must be a matrix")
-    if mat2.data.ndim != 2:
+    if mat2.array.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
     return matmul(input, mat2)
 
 
 def bmm(input, mat2):  # noqa: A002
-    if input.data.ndim != 3:
+    if input.array.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
-    if mat2.data.ndim != 3:
+    if mat2.array.ndim != 3:
         raise RuntimeError("batch2 must be a 3D tensor")
-    if input.data.shape[0] != mat2.data.shape[0] or input.data.shape[2] != mat2.data.shape[1]:
-        b, k = input.data.shape[0], input.data.shape[2]
+    if input.array.shape[0] != mat2.array.shape[0] or input.array.shape[2] != mat2.array.shape[1]:
+        b, k = input.array.shape[0], input.array.shape[2]
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{b}, {k}] but got: [{mat2.data.shape[0]}, {mat2.data.shape[1]}].")
+                           f"[{b}, {k}] but got: [{mat2.array.shape[0]}, {mat2.array.shape[1]}].")
     return matmul(input, mat2)
 
 
 def mv(input, vec):  # noqa: A002
-    if input.data.ndim != 2 or vec.data.ndim != 1:
-        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.data.ndim}, "
-                           f"{vec.data.ndim}")
+    if input.array.ndim != 2 or vec.array.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.array.ndim}, "
+                           f"{vec.array.ndim}")
     return matmul(input, vec)
 
 
 def outer(input, vec2):  # noqa: A002
     for name, t in (("self", input), ("vec2", vec2)):
-        if t.data.ndim != 1:
-            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.data.ndim}-D")
+        if t.array.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.array.ndim}-D")
     return tag(E.mul(S.reshape(input, (-1, 1)), vec2), "MulBackward0")
 
 
 def t(input):  # noqa: A002
-    n = input.data.ndim
+    n = input.array.ndim
     if n > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {n}D")
     if n < 2:
@@ -313,11 +313,11 @@ def _resolve(shape, size):
 
 
 def reshape(input, *shape):  # noqa: A002
-    return S.reshape(input, _resolve(_shape_args(shape), input.data.size))
+    return S.reshape(input, _resolve(_shape_args(shape), input.array.size))
 
 
 def flatten(input, start_dim=0, end_dim=-1):  # noqa: A002
-    if input.data.ndim == 0:
+    if input.array.ndim == 0:
         return S.reshape(input, (1,))
     return S.flatten(input, input._axis(start_dim), input._axis(end_dim))
 
@@ -332,7 +332,7 @@ def squeeze(input, dim=None):  # noqa: A002
 
 
 def unsqueeze(input, dim):  # noqa: A002
-    n = input.data.ndim + 1
+    n = input.array.ndim + 1
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                          f"but got {dim})")
@@ -341,7 +341,7 @@ def unsqueeze(input, dim):  # noqa: A002
 
 def transpose(input, dim0, dim1):  # noqa: A002
     a, b = input._axis(dim0), input._axis(dim1)
-    axes = list(range(input.data.ndim))
+    axes = list(range(input.array.ndim))
     axes[a], axes[b] = axes[b], axes[a]
     return tag(S.transpose(input, axes), "TransposeBackward0")
 
@@ -372,7 +372,7 @@ def stack(tensors, dim=0, *, out=None):
 
 
 def split(tensor, split_size_or_sections, dim=0):
-    n = tensor.data.shape[tensor._axis(dim)]
+    n = tensor.array.shape[tensor._axis(dim)]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
         sizes = [step] * (n // step) + ([n % step] if n % step else [])
@@ -384,7 +384,7 @@ def split(tensor, split_size_or_sections, dim=0):
 
 
 def chunk(input, chunks, dim=0):  # noqa: A002
-    n = input.data.shape[input._axis(dim)]
+    n = input.array.shape[input._axis(dim)]
     step = -(-n // chunks) if n else 1
     return split(input, step, dim)
 
@@ -400,15 +400,15 @@ def flip(input, *dims):  # noqa: A002
 def repeat(input, *sizes):  # noqa: A002
     sizes = _shape_args(sizes)
     x = input
-    if len(sizes) > x.data.ndim:
-        x = S.reshape(x, (1,) * (len(sizes) - x.data.ndim) + x.data.shape)
+    if len(sizes) > x.array.ndim:
+        x = S.reshape(x, (1,) * (len(sizes) - x.array.ndim) + x.array.shape)
     return tag(S.tile(x, sizes), "RepeatBackward0")
 
 
 def tile(input, dims):  # noqa: A002
     dims = tuple(dims)
-    if len(dims) < input.data.ndim:
-        dims = (1,) * (input.data.ndim - len(dims)) + dims
+    if len(dims) < input.array.ndim:
+        dims = (1,) * (input.array.ndim - len(dims)) + dims
     return repeat(input, dims)
 
 
@@ -443,7 +443,7 @@ FUNCTIONS.update(index_select=index_select, gather=gather, masked_select=masked_
 
 # ---------------------------------------------------------------- comparisons of whole tensors
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:  # noqa: A002
-    return bool(isclose(input, other, rtol, atol, equal_nan).data.all())
+    return bool(isclose(input, other, rtol, atol, equal_nan).array.all())
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002
@@ -456,9 +456,9 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A00
 
 
 def equal(input, other) -> bool:  # noqa: A002
-    if input.data.shape != other.data.shape:
+    if input.array.shape != other.array.shape:
         return False
-    return bool(E.eq(input, other).data.all())
+    return bool(E.eq(input, other).array.all())
 
 
 def is_tensor(obj) -> bool:
@@ -466,11 +466,11 @@ def is_tensor(obj) -> bool:
 
 
 def numel(input) -> int:  # noqa: A002
-    return input.data.size
+    return input.array.size
 
 
 def is_floating_point(input) -> bool:  # noqa: A002
-    return input.data.dtype.kind == "f"
+    return input.array.dtype.kind == "f"
 
 
 FUNCTIONS.update(allclose=allclose, isclose=isclose, equal=equal)
@@ -495,8 +495,8 @@ def _install() -> None:
     Tensor.multiply = E.mul
     Tensor.broadcast_to = broadcast_to
     Tensor.expand = expand
-    Tensor.expand_as = lambda self, other: expand(self, other.data.shape)
-    Tensor.view_as = lambda self, other: reshape(self, other.data.shape)
+    Tensor.expand_as = lambda self, other: expand(self, other.array.shape)
+    Tensor.view_as = lambda self, other: reshape(self, other.array.shape)
     Tensor.reshape_as = Tensor.view_as
     Tensor.repeat = repeat
     Tensor.where = lambda self, condition, other: E.where_(condition, self, other)

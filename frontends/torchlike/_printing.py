@@ -99,7 +99,7 @@ def _add_suffixes(text: str, suffixes: list, indent: int) -> str:
 
 
 def tensor_repr(t, grad_fn_name: str | None, prefix: str = "tensor(") -> str:
-    array = t.data
+    array = t.array
     indent = len(prefix)
     suffixes = []
     dtype_name = str(array.dtype)

@@ -42,7 +42,7 @@ def _set_requires_grad(self, flag) -> None:
             raise RuntimeError(NOT_LEAF)
         _rg_set(self, True)
         return
-    if flag and self.data.dtype.kind != "f":
+    if flag and self.array.dtype.kind != "f":
         raise RuntimeError("only Tensors of floating point and complex dtype can require "
                            "gradients")
     _rg_set(self, bool(flag))
@@ -96,7 +96,7 @@ class Tensor(EngineTensor):
     @classmethod
     def wrap(cls, data):
         t = object.__new__(cls)
-        t.data = data
+        t.array = data
         t.grad = None
         t.node = None
         _rg_set(t, False)
@@ -131,7 +131,7 @@ class Tensor(EngineTensor):
             if not requires_grad:
                 raise RuntimeError(NOT_LEAF)
             return self
-        if requires_grad and self.data.dtype.kind != "f":
+        if requires_grad and self.array.dtype.kind != "f":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         _rg_set(self, bool(requires_grad))
         return self
@@ -162,26 +162,26 @@ class Tensor(EngineTensor):
     # ------------------------------------------------------------ metadata
     @property
     def shape(self) -> Size:
-        return Size(self.data.shape)
+        return Size(self.array.shape)
 
     def size(self, dim: int | None = None):
         if dim is None:
-            return Size(self.data.shape)
-        return self.data.shape[self._axis(dim)]
+            return Size(self.array.shape)
+        return self.array.shape[self._axis(dim)]
 
     def dim(self) -> int:
-        return self.data.ndim
+        return self.array.ndim
 
     ndimension = dim
 
     def numel(self) -> int:
-        return self.data.size
+        return self.array.size
 
     nelement = numel
 
     @property
     def dtype(self):
-        return _dtypes.from_np(self.data.dtype)
+        return _dtypes.from_np(self.array.dtype)
 
     @property
     def device(self):
@@ -190,13 +190,13 @@ class Tensor(EngineTensor):
     is_cuda = False
 
     def is_floating_point(self) -> bool:
-        return self.data.dtype.kind == "f"
+        return self.array.dtype.kind == "f"
 
     def element_size(self) -> int:
-        return self.data.dtype.itemsize
+        return self.array.dtype.itemsize
 
     def _axis(self, dim: int) -> int:
-        n = self.data.ndim or 1
+        n = self.array.ndim or 1
         if not -n <= dim < n:
             raise IndexError(f"Dimension out of range (expected to be in range of "
                              f"[{-n}, {n - 1}], but got {dim})")
@@ -204,62 +204,62 @@ class Tensor(EngineTensor):
 
     # ------------------------------------------------------------ conversion
     def item(self):
-        a = self.data
+        a = self.array
         if a.size != 1:
             raise RuntimeError(f"a Tensor with {a.size} elements cannot be converted to Scalar")
         return scalar_of(a)
 
     def tolist(self):
-        return self.data.tolist()
+        return self.array.tolist()
 
     def numpy(self, force: bool = False):
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
-        return self.data
+        return self.array
 
     def __array__(self, dtype=None, copy=None):
-        a = self.data
+        a = self.array
         return a if dtype is None else a.astype(dtype)
 
     def __float__(self) -> float:
-        if self.data.size != 1:
+        if self.array.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        return float(scalar_of(self.data))
+        return float(scalar_of(self.array))
 
     def __int__(self) -> int:
-        if self.data.size != 1:
+        if self.array.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        return int(scalar_of(self.data))
+        return int(scalar_of(self.array))
 
     def __index__(self) -> int:
-        a = self.data
+        a = self.array
         if a.size != 1 or a.dtype.kind not in "iub":
             raise TypeError("only integer tensors of a single element can be converted to an "
                             "index")
         return int(scalar_of(a))
 
     def __bool__(self) -> bool:
-        a = self.data
+        a = self.array
         if a.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(scalar_of(a))
 
     def __len__(self) -> int:
-        if not self.data.ndim:
+        if not self.array.ndim:
             raise TypeError("len() of a 0-d tensor")
-        return self.data.shape[0]
+        return self.array.shape[0]
 
     def __iter__(self):
-        if not self.data.ndim:
+        if not self.array.ndim:
             raise TypeError("iteration over a 0-d tensor")
-        return iter([self[i] for i in range(self.data.shape[0])])
+        return iter([self[i] for i in range(self.array.shape[0])])
 
     def __hash__(self) -> int:
         return id(self)
 
     def __format__(self, spec: str) -> str:
-        if self.data.ndim == 0:
+        if self.array.ndim == 0:
             return format(self.item(), spec)
         if spec:
             raise TypeError("unsupported format string passed to Tensor.__format__")
@@ -274,7 +274,7 @@ class Tensor(EngineTensor):
     # ------------------------------------------------------------ dtype and device moves
     def type(self, dtype=None):
         if dtype is None:
-            return "torch." + _dtypes.from_np(self.data.dtype)._legacy
+            return "torch." + _dtypes.from_np(self.array.dtype)._legacy
         return self.to(dtype)
 
     def to(self, *args, **kwargs):
@@ -398,7 +398,7 @@ class Tensor(EngineTensor):
         return E.abs(self)
 
     def __invert__(self):
-        if self.data.dtype.kind == "b":
+        if self.array.dtype.kind == "b":
             return E.logical_not(self)
         return E.bitwise_not(self)
 
@@ -530,7 +530,7 @@ def _check_whole_inplace(t) -> None:
 
 def _cast(t, dtype):
     np_dtype = _dtypes.to_np(dtype)
-    if t.data.dtype == np_dtype:
+    if t.array.dtype == np_dtype:
         return t
     return E.cast(t, np_dtype)
 
@@ -548,7 +548,7 @@ def _index_node_name(key) -> str:
             continue
         elif isinstance(k, int) and not isinstance(k, bool):
             last = "SelectBackward0"
-        elif isinstance(k, EngineTensor) and k.data.ndim == 0 and k.data.dtype.kind in "iu":
+        elif isinstance(k, EngineTensor) and k.array.ndim == 0 and k.array.dtype.kind in "iu":
             last = "SelectBackward0"
         else:
             return "IndexBackward0"
@@ -557,8 +557,8 @@ def _index_node_name(key) -> str:
 
 def matmul(a, b):
     """torch.matmul: no implicit promotion between the operands' dtypes."""
-    da, db = a.data.dtype, b.data.dtype
-    na, nb = a.data.ndim, b.data.ndim
+    da, db = a.array.dtype, b.array.dtype
+    na, nb = a.array.ndim, b.array.ndim
     if da != db and na and nb:
         from ._dialect import c_name, long_name
         if na == 1 and nb == 1:
@@ -583,17 +583,13 @@ def matmul(a, b):
 
 def _get_data(self):
     """torch's ``.data``: an untracked alias sharing the array and the version counter."""
-    t = type(self).wrap(self.data)
+    t = type(self).wrap(self.array)
     t._version = self.shared_version()
     return t
 
 
 def _set_data(self, value) -> None:
-    self.data = value.data
+    self.array = value.array
 
 
-# torch's ``.data`` is a Tensor, while the engine keeps its array in a slot named ``data``:
-# the property can only exist once that slot is renamed (after a rename of the engine's
-# ``.data`` to e.g. ``.array`` everywhere, this activates by itself).
-if "data" not in EngineTensor.__slots__:
-    Tensor.data = property(_get_data, _set_data)
+Tensor.data = property(_get_data, _set_data)
