@@ -61,3 +61,22 @@ class no_grad(GradMode):
 
 class enable_grad(GradMode):
     mode = True
+
+
+class set_grad_enabled(GradMode):
+    """Sets the mode at once when made (so a plain call works); as a context manager it
+    restores the previous mode on exit; as a decorator it affects only the calls."""
+
+    def __init__(self, mode: bool) -> None:
+        super().__init__(mode)
+        self.prev = state.enabled
+        state.enabled = self.mode
+
+    def __enter__(self):
+        self._prev.append(self.prev)
+        state.enabled = self.mode
+        return None
+
+    def __call__(self, fn):
+        state.enabled = self.prev  # decorating must not leave the mode changed
+        return super().__call__(fn)

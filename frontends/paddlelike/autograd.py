@@ -1,13 +1,12 @@
 """paddle.autograd: backward over several roots and the grad-mode switches."""
 from __future__ import annotations
 
-import functools
-
 from engine import autograd as _autograd
 from engine.dropin import module_getattr as _module_getattr
 from engine.mode import enable_grad as _enable_grad
-from engine.mode import is_grad_enabled, state
+from engine.mode import is_grad_enabled
 from engine.mode import no_grad as _no_grad
+from engine.mode import set_grad_enabled as _set_grad_enabled
 
 from .tensor import _check_seed
 
@@ -20,35 +19,8 @@ class enable_grad(_enable_grad):  # noqa: N801
     """``with paddle.enable_grad():`` and ``@paddle.enable_grad()``."""
 
 
-class set_grad_enabled:  # noqa: N801
+class set_grad_enabled(_set_grad_enabled):  # noqa: N801
     """Sets grad mode when made (so a plain call works); restores it on leaving a ``with``."""
-
-    def __init__(self, mode: bool) -> None:
-        self.prev = state.enabled
-        self.mode = bool(mode)
-        state.enabled = self.mode
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc) -> bool:
-        state.enabled = self.prev
-        return False
-
-    def __call__(self, fn):
-        mode = self.mode
-        state.enabled = self.prev  # used as a decorator: only the call is affected
-
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            prev = state.enabled
-            state.enabled = mode
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                state.enabled = prev
-
-        return wrapper
 
 
 def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:

@@ -1,7 +1,8 @@
 """torch.no_grad / enable_grad / set_grad_enabled / inference_mode over the engine's flag."""
 from __future__ import annotations
 
-from engine.mode import GradMode, state
+from engine.mode import GradMode
+from engine.mode import set_grad_enabled as _set_grad_enabled
 
 
 class _Bare(GradMode):
@@ -29,22 +30,8 @@ class inference_mode(GradMode):  # noqa: N801
         super().__init__(not mode)
 
 
-class set_grad_enabled(GradMode):  # noqa: N801
+class set_grad_enabled(_set_grad_enabled):  # noqa: N801
     """Sets the mode at once when called; as a context manager restores it on exit."""
-
-    def __init__(self, mode: bool) -> None:
-        super().__init__(mode)
-        self.prev = state.enabled
-        state.enabled = self.mode
-
-    def __enter__(self):
-        self._prev.append(self.prev)
-        state.enabled = self.mode
-        return None
-
-    def __call__(self, fn):
-        state.enabled = self.prev  # decorating must not leave the mode changed
-        return super().__call__(fn)
 
     def __repr__(self) -> str:
         return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
