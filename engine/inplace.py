@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from .backend import xp
 from .mode import state
-from .ops import defop
+from .ops import defop, spec
+from .ops.testing import array, small_shape
 from .tensor import Tensor, record
 
 
@@ -113,3 +114,24 @@ def fill(x, value):
 
 def zero(x):
     return setitem(x, Ellipsis, 0)
+
+
+def _set_head(x, v):
+    """clone(x) with its first row replaced by v: setitem on a non-leaf, as a pure function."""
+    from .ops.elementwise import clone
+    y = clone(x)
+    return setitem(y, slice(0, 1), v)
+
+
+def _set_head_ref(a, v):
+    out = a.copy()
+    out[0:1] = v
+    return out
+
+
+def _make_set_head(draw, st, hnp):
+    shape = small_shape(draw, hnp, min_dims=1)
+    return [array(draw, st, hnp, shape), array(draw, st, hnp, (1,) + tuple(shape[1:]))], {}
+
+
+spec("setitem", _set_head, _make_set_head, ref=_set_head_ref)

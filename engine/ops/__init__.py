@@ -72,4 +72,5 @@ def spec(name: str, fn: Callable, make: Callable, **kw) -> Spec:
 
 def load_all() -> None:
     """Import every family so that OPS and SPECS are complete."""
+    from .. import inplace  # noqa: F401  (in-place setitem is a recorded op too)
     from . import creation, elementwise, index, linalg, reduce, shape  # noqa: F401
