@@ -5,7 +5,7 @@ from engine import autograd as _engine
 from engine.dropin import module_getattr
 from engine.tensor import Tensor as _EngineTensor
 
-from ._grad_mode import enable_grad, no_grad, set_grad_enabled
+from .._grad_mode import enable_grad, no_grad, set_grad_enabled
 
 
 def _seq(x):

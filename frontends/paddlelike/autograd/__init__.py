@@ -8,7 +8,7 @@ from engine.mode import is_grad_enabled
 from engine.mode import no_grad as _no_grad
 from engine.mode import set_grad_enabled as _set_grad_enabled
 
-from .tensor import _check_seed
+from ..tensor import _check_seed
 
 
 class no_grad(_no_grad):  # noqa: N801 (paddle's spelling)
