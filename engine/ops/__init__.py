@@ -74,3 +74,4 @@ def load_all() -> None:
     """Import every family so that OPS and SPECS are complete."""
     from .. import inplace  # noqa: F401  (in-place setitem is a recorded op too)
     from . import creation, elementwise, index, linalg, reduce, shape  # noqa: F401
+    from ..nn import functional  # noqa: F401  (layer and loss specs)
