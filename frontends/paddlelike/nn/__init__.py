@@ -1,6 +1,33 @@
-"""paddle.nn (only ``functional`` so far)."""
+"""paddle.nn: Layer, the common layers, losses, initializers and gradient clipping."""
+# ruff: noqa: F401  (re-exports the public paddle.nn namespace)
 from engine.dropin import module_getattr as _module_getattr
 
-from . import functional  # noqa: F401
+from . import functional, initializer
+from .clip import ClipGradByGlobalNorm, ClipGradByNorm
+from .layer import Layer
+from .layers import (
+    GELU,
+    Dropout,
+    Flatten,
+    Identity,
+    LayerList,
+    Linear,
+    LogSoftmax,
+    ReLU,
+    Sequential,
+    Sigmoid,
+    Softmax,
+    Tanh,
+)
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
+from .parameter import Parameter, ParamAttr
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn")

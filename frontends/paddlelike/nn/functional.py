@@ -1,10 +1,16 @@
-"""paddle.nn.functional: the activations the first chapters use."""
+"""paddle.nn.functional: activations, linear, dropout and the losses, in paddle's names."""
 from __future__ import annotations
 
 from engine.dropin import module_getattr as _module_getattr
+from engine.nn import functional as _F
+from engine.nn import variants as _V
 from engine.ops import elementwise as E
+from engine.ops import reduce as _R
 
+from ..dialect import matmul_error
 from ..ops import _eng
+
+_REDUCTIONS = ("mean", "sum", "none")
 
 
 def relu(x, name=None):
@@ -31,6 +37,162 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
         from ..ops import cast
         x = cast(x, dtype)
     return _eng("reduce", "log_softmax")(x, axis)
+
+
+def gelu(x, approximate=False, name=None):
+    if approximate is True or approximate == "tanh":
+        return _F.gelu(x, "tanh")
+    return _F.gelu(x, "none")
+
+
+def leaky_relu(x, negative_slope=0.01, name=None):
+    return _F.leaky_relu(x, negative_slope)
+
+
+def softplus(x, beta=1, threshold=20, name=None):
+    return _F.softplus(x, beta, threshold)
+
+
+def linear(x, weight, bias=None, name=None):
+    """x @ weight + bias with ``weight`` [in_features, out_features]."""
+    xs, ws = x.array.shape, weight.array.shape
+    if xs and ws and xs[-1] != ws[0]:
+        err = matmul_error(xs, ws)
+        raise type(err)(str(err) + "  [operator < linear > error]")
+    return _F.linear(x, weight, bias, weight_in_out=True)
+
+
+def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_train",
+            name=None):
+    if not 0 <= p <= 1:
+        raise ValueError("p argument should between 0 and 1")
+    if mode not in ("downscale_in_infer", "upscale_in_train"):
+        raise ValueError("mode argument should be 'downscale_in_infer' or 'upscale_in_train'")
+    if mode == "downscale_in_infer":
+        return _F.dropout(x, p, training) if not training else \
+            E.mul(_F.dropout(x, p, True), 1.0 - p)
+    return _F.dropout(x, p, training)
+
+
+def _check_reduction(reduction: str, api: str) -> None:
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"The value of 'reduction' in {api} should be 'sum', 'mean' or "
+                         f"'none', but received {reduction}, which is not allowed.")
+
+
+def mse_loss(input, label, reduction="mean", name=None):  # noqa: A002
+    if reduction not in _REDUCTIONS:
+        raise ValueError("'reduction' in 'mse_loss' should be 'sum', 'mean' or 'none', but "
+                         f"received {reduction}.")
+    return _F.mse_loss(input, label, reduction)
+
+
+def l1_loss(input, label, reduction="mean", name=None):  # noqa: A002
+    _check_reduction(reduction, "L1Loss")
+    return _F.l1_loss(input, label, reduction)
+
+
+def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True,  # noqa: A002
+                   name=None):
+    _check_reduction(reduction, "smooth_l1_loss")
+    return _V.huber_or_smooth_l1(input, label, reduction, delta, is_huber)
+
+
+def _label_range_error(value: int, n: int, ignore_index: int) -> IndexError:
+    if value < 0:
+        return IndexError(
+            f"(OutOfRange) label value should >= 0 when label value({value}) not equal to "
+            f"ignore_index({ignore_index})\n  [Hint: Expected lbl >= 0, but received "
+            f"lbl:{value} < 0:0.] (at /paddle/paddle/phi/kernels/funcs/cross_entropy.cc:58)\n")
+    return IndexError(
+        f"(OutOfRange) label value should less than the shape of axis dimension when label "
+        f"value({value}) not equal to ignore_index({ignore_index}), But received label value "
+        f"as {value} and shape of axis dimension is {n}\n  [Hint: Expected lbl < axis_dim_, "
+        f"but received lbl:{value} >= axis_dim_:{n}.] (at "
+        "/paddle/paddle/phi/kernels/funcs/cross_entropy.cc:65)\n")
+
+
+def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean",  # noqa: A002
+                  soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0, name=None):
+    if reduction not in _REDUCTIONS:
+        raise ValueError("The value of 'reduction' in softmax_cross_entropyshould be 'sum', "
+                         f"'mean' or 'none', but received {reduction}, which is not allowed.")
+    if ignore_index > 0 and soft_label:
+        raise ValueError("When soft_label == True, the value of 'ignore_index' in "
+                         "softmax_cross_entropyshould be '-100', but received "
+                         f"{ignore_index}, which is not allowed.")
+    nd, ld = input.array.ndim, len(label.array.shape)
+    if nd == 0:
+        raise ValueError("The dimension of input should be larger than zero!")
+    if nd - 1 != ld and nd != ld:
+        raise ValueError(f"Expected input_dims - 1 = label_dims or input_dims == label_dims"
+                         f"             (got input_dims{nd}, label_dims{ld})")
+    if not soft_label and label_smoothing == 0.0:
+        n = input.array.shape[axis]
+        bad = _V.first_bad_label(label, n, ignore_index)
+        if bad is not None:
+            raise _label_range_error(bad, n, ignore_index)
+    if weight is not None and not soft_label and label_smoothing == 0.0 \
+            and input.array.shape[axis] != weight.array.shape[-1]:
+        raise ValueError(f"input's class_dimension({input.array.shape[axis]}) must equal to "
+                         f"weight's class_dimension({weight.array.shape[-1]}) when weight is "
+                         "provided")
+    return _V.keepdim_cross_entropy(input, label, weight, ignore_index, reduction, soft_label,
+                                    axis, use_softmax, label_smoothing)
+
+
+def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean",  # noqa: A002
+             name=None):
+    _check_reduction(reduction, "nll_loss")
+    n = input.array.shape[1] if input.array.ndim > 1 else input.array.shape[0]
+    bad = _V.first_bad_label(label, n, ignore_index)
+    if bad is not None:
+        raise ValueError(_NLL_RANGE_MESSAGE)
+    return _F.nll_loss(input, label, weight, ignore_index, reduction, axis=1)
+
+
+_NLL_RANGE_MESSAGE = (
+    "(InvalidArgument) label should not be out of bounds.\n  [Hint: Expected cur_label >= 0 && "
+    "cur_label < n_classes == true, but received cur_label >= 0 && cur_label < n_classes:0 != "
+    "true:1.] (at /paddle/paddle/phi/kernels/cpu/nll_loss_kernel.cc:65)\n")
+
+
+def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None):  # noqa: A002
+    _check_reduction(reduction, "binary_cross_entropy")
+    return _F.binary_cross_entropy(input, label, weight, reduction)
+
+
+def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean",
+                                     pos_weight=None, name=None):
+    _check_reduction(reduction, "binary_cross_entropy_with_logits")
+    return _F.binary_cross_entropy_with_logits(logit, label, weight, pos_weight, reduction)
+
+
+def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
+                               numeric_stable_mode=True, return_softmax=False, axis=-1):
+    loss = cross_entropy(logits, label, ignore_index=ignore_index, reduction="none",
+                         soft_label=soft_label, axis=axis)
+    if return_softmax:
+        return loss, softmax(logits, axis)
+    return loss
+
+
+def one_hot(x, num_classes, name=None):
+    from engine.backend import default_float
+    return _V.one_hot(x, num_classes, default_float)
+
+
+def flatten(x, start_axis=0, stop_axis=-1, name=None):
+    from ..ops import flatten as _flatten
+    return _flatten(x, start_axis, stop_axis)
+
+
+def square_error_cost(input, label):  # noqa: A002
+    return E.square(E.sub(input, label))
+
+
+def mean(x):
+    return _R.mean(x)
 
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn.functional")

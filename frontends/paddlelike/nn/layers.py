@@ -1,0 +1,247 @@
+"""paddle.nn's common layers: Linear, containers, activations, Flatten, Dropout, Identity."""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from . import functional as F
+from .layer import Layer
+from .parameter import ParamAttr
+
+
+class Linear(Layer):
+    """y = x @ weight + bias, weight ``[in_features, out_features]`` (XavierUniform),
+    bias ``[out_features]`` (zeros); ``bias_attr=False`` leaves it out."""
+
+    def __init__(self, in_features: int, out_features: int, weight_attr=None, bias_attr=None,
+                 name=None) -> None:
+        super().__init__()
+        self._dtype = "float32"
+        self._weight_attr = weight_attr
+        self._bias_attr = bias_attr
+        self.weight = self.create_parameter([in_features, out_features], attr=weight_attr,
+                                            dtype=self._dtype, is_bias=False)
+        self.bias = self.create_parameter([out_features], attr=bias_attr, dtype=self._dtype,
+                                          is_bias=True)
+        self.name = name
+
+    @property
+    def weight_attr(self):
+        return ParamAttr._to_attr(self._weight_attr)
+
+    def forward(self, input):  # noqa: A002
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        name = f", name={self.name}" if self.name else ""
+        return (f"in_features={self.weight.array.shape[0]}, "
+                f"out_features={self.weight.array.shape[1]}, dtype={self._dtype}{name}")
+
+
+class Sequential(Layer):
+    """Layers applied in order; ``Sequential(a, b)`` or ``Sequential(('name', a), ...)``."""
+
+    def __init__(self, *layers) -> None:
+        super().__init__()
+        if len(layers) > 0 and isinstance(layers[0], (list, tuple)):
+            for name, layer in layers:
+                self.add_sublayer(name, layer)
+        elif len(layers) == 1 and isinstance(layers[0], (dict, OrderedDict)):
+            for name, layer in layers[0].items():
+                self.add_sublayer(name, layer)
+        else:
+            for idx, layer in enumerate(layers):
+                self.add_sublayer(str(idx), layer)
+
+    def __getitem__(self, name):
+        if isinstance(name, slice):
+            return self.__class__(*(list(self._sub_layers.values())[name]))
+        if isinstance(name, str):
+            return self._sub_layers[name]
+        n = len(self._sub_layers)
+        if name >= n or name < -n:
+            raise IndexError(f"index {name} is out of range")
+        if name < 0:
+            name += n
+        return list(self._sub_layers.values())[name]
+
+    def __setitem__(self, name, layer) -> None:
+        if not isinstance(name, str):
+            name = list(self._sub_layers.keys())[name]
+        self._sub_layers[name] = layer
+
+    def __delitem__(self, name) -> None:
+        if not isinstance(name, str):
+            name = list(self._sub_layers.keys())[name]
+        del self._sub_layers[name]
+
+    def __len__(self) -> int:
+        return len(self._sub_layers)
+
+    def __iter__(self):
+        return iter(self._sub_layers.values())
+
+    def append(self, layer):
+        self.add_sublayer(str(len(self._sub_layers)), layer)
+        return self
+
+    def forward(self, input):  # noqa: A002
+        for layer in self._sub_layers.values():
+            input = layer(input)
+        return input
+
+
+class LayerList(Layer):
+    """A list of sub-layers (registered, indexable, no forward)."""
+
+    def __init__(self, sublayers=None) -> None:
+        super().__init__()
+        if sublayers is not None:
+            for idx, layer in enumerate(sublayers):
+                self.add_sublayer(str(idx), layer)
+
+    def _index(self, idx: int) -> int:
+        n = len(self._sub_layers)
+        if not -n <= idx < n:
+            raise IndexError(f"index {idx} is out of range")
+        return idx + n if idx < 0 else idx
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return self.__class__(list(self._sub_layers.values())[idx])
+        return self._sub_layers[str(self._index(idx))]
+
+    def __setitem__(self, idx, sublayer) -> None:
+        setattr(self, str(self._index(idx)), sublayer)
+
+    def __delitem__(self, idx) -> None:
+        keys = list(self._sub_layers)
+        layers = list(self._sub_layers.values())
+        del layers[idx]
+        for k in keys:
+            del self._sub_layers[k]
+        for i, layer in enumerate(layers):
+            self._sub_layers[str(i)] = layer
+
+    def __len__(self) -> int:
+        return len(self._sub_layers)
+
+    def __iter__(self):
+        return iter(self._sub_layers.values())
+
+    def append(self, sublayer):
+        self.add_sublayer(str(len(self)), sublayer)
+        return self
+
+    def insert(self, index: int, sublayer) -> None:
+        layers = list(self._sub_layers.values())
+        layers.insert(index, sublayer)
+        self._sub_layers.clear()
+        for i, layer in enumerate(layers):
+            self._sub_layers[str(i)] = layer
+
+    def extend(self, sublayers):
+        for layer in sublayers:
+            self.append(layer)
+        return self
+
+
+class _Activation(Layer):
+    def __init__(self, name=None) -> None:
+        super().__init__()
+        self._name = name
+
+    def extra_repr(self) -> str:
+        return f"name={self._name}" if self._name else ""
+
+
+class ReLU(_Activation):
+    def forward(self, x):
+        return F.relu(x)
+
+
+class Sigmoid(_Activation):
+    def forward(self, x):
+        return F.sigmoid(x)
+
+
+class Tanh(_Activation):
+    def forward(self, x):
+        return F.tanh(x)
+
+
+class GELU(Layer):
+    def __init__(self, approximate: bool = False, name=None) -> None:
+        super().__init__()
+        self._approximate = approximate
+        self._name = name
+
+    def forward(self, x):
+        return F.gelu(x, self._approximate)
+
+    def extra_repr(self) -> str:
+        name = f", name={self._name}" if self._name else ""
+        return f"approximate={self._approximate}{name}"
+
+
+class _AxisActivation(Layer):
+    def __init__(self, axis: int = -1, name=None) -> None:
+        super().__init__()
+        self._axis = axis
+        self._name = name
+
+    def extra_repr(self) -> str:
+        name = f", name={self._name}" if self._name else ""
+        return f"axis={self._axis}{name}"
+
+
+class Softmax(_AxisActivation):
+    def forward(self, x):
+        return F.softmax(x, self._axis)
+
+
+class LogSoftmax(_AxisActivation):
+    def forward(self, x):
+        return F.log_softmax(x, self._axis)
+
+
+class Flatten(Layer):
+    def __init__(self, start_axis: int = 1, stop_axis: int = -1) -> None:
+        super().__init__()
+        self.start_axis = start_axis
+        self.stop_axis = stop_axis
+
+    def forward(self, input):  # noqa: A002
+        from ..ops import flatten
+        return flatten(input, self.start_axis, self.stop_axis)
+
+
+class Dropout(Layer):
+    def __init__(self, p: float = 0.5, inplace: bool = False, axis=None,
+                 mode: str = "upscale_in_train", name=None) -> None:
+        super().__init__()
+        self.p = p
+        self.inplace = inplace
+        self.axis = axis
+        self.mode = mode
+        self.name = name
+
+    def forward(self, input):  # noqa: A002
+        return F.dropout(input, p=self.p, axis=self.axis, training=self.training,
+                         mode=self.mode)
+
+    def extra_repr(self) -> str:
+        name = f", name={self.name}" if self.name else ""
+        return f"p={self.p}, axis={self.axis}, mode={self.mode}{name}, inplace={self.inplace}"
+
+
+class Identity(Layer):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__()
+
+    def forward(self, input):  # noqa: A002
+        return input
+
+
+for _cls in (Linear, Sequential, LayerList, ReLU, Sigmoid, Tanh, GELU, Softmax, LogSoftmax,
+             Flatten, Dropout, Identity):
+    _cls.__module__ = "paddle.nn"
