@@ -1,0 +1,431 @@
+"""Workloads A-F, written once per API style.
+
+``TorchStyle`` runs unchanged on real torch and on torchlike, ``PaddleStyle`` on real paddle
+and on paddlelike (that the same code runs on both is the point of the project); ``NumpyStyle``
+is the hand-written limit: the same arithmetic with the backward pass written out by hand.
+
+Every workload is a class with ``run()`` (one timed iteration: forward and backward),
+``grads()`` (numpy arrays to check against the numpy version) and, where the issue asks for it,
+``run_nograd()`` (forward only, without recording).  Inputs come from a seeded numpy generator,
+so every system sees the same numbers.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+F32 = np.float32
+CHAIN_OPS = 10  # ops per chain block (A, B and the cost curve)
+MLP_SIZES = (784, 256, 10)  # C
+DEEP_LAYERS, DEEP_WIDTH, DEEP_BATCH = 20, 1024, 64  # E
+SCALAR_MUL, SCALAR_ADD = 0.99999, 1e-5  # D: y*c, y+d, keeps y and its gradient of order one
+
+
+def chain_input(n: int) -> np.ndarray:
+    return np.random.default_rng(0).uniform(-1.0, 1.0, n).astype(F32)
+
+
+def mlp_data(batch: int, sizes=MLP_SIZES):
+    rng = np.random.default_rng(1)
+    d_in, d_hid, d_out = sizes
+    x = rng.standard_normal((batch, d_in)).astype(F32)
+    labels = rng.integers(0, d_out, batch).astype(np.int64)
+    w1 = (rng.standard_normal((d_in, d_hid)) / np.sqrt(d_in)).astype(F32)
+    b1 = np.zeros(d_hid, F32)
+    w2 = (rng.standard_normal((d_hid, d_out)) / np.sqrt(d_hid)).astype(F32)
+    b2 = np.zeros(d_out, F32)
+    return x, labels, [w1, b1, w2, b2]
+
+
+def deep_data():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((DEEP_BATCH, DEEP_WIDTH)).astype(F32)
+    ws = [(rng.standard_normal((DEEP_WIDTH, DEEP_WIDTH)) / np.sqrt(DEEP_WIDTH)).astype(F32)
+          for _ in range(DEEP_LAYERS)]
+    return x, ws
+
+
+LR = 0.01
+
+
+# ====================================================================== framework styles
+class _FrameworkStyle:
+    """What differs between torch and paddle spellings; the workloads below use only this."""
+
+    def __init__(self, module) -> None:
+        self.m = module
+
+
+class TorchStyle(_FrameworkStyle):
+    def param(self, a):
+        return self.m.tensor(a, requires_grad=True)
+
+    def const(self, a):
+        return self.m.tensor(a)
+
+    def numpy(self, t):
+        return t.detach().numpy()
+
+    def clear(self, t) -> None:
+        t.grad = None
+
+    def no_grad(self):
+        return self.m.no_grad()
+
+    def relu(self, t):
+        return self.m.relu(t)
+
+    def log_softmax(self, t):
+        return self.m.log_softmax(t, dim=1)
+
+    def arange(self, n):
+        return self.m.arange(n)
+
+    def sgd(self, p) -> None:
+        p.sub_(LR * p.grad)
+
+    def grad(self, out, x, create_graph):
+        return self.m.autograd.grad(out, x, create_graph=create_graph)[0]
+
+
+class PaddleStyle(_FrameworkStyle):
+    def param(self, a):
+        return self.m.to_tensor(a, stop_gradient=False)
+
+    def const(self, a):
+        return self.m.to_tensor(a)
+
+    def numpy(self, t):
+        return t.detach().numpy()
+
+    def clear(self, t) -> None:
+        t.clear_gradient(False)
+
+    def no_grad(self):
+        return self.m.no_grad()
+
+    def relu(self, t):
+        return self.m.nn.functional.relu(t)
+
+    def log_softmax(self, t):
+        return self.m.nn.functional.log_softmax(t, axis=1)
+
+    def arange(self, n):
+        return self.m.arange(n)
+
+    def sgd(self, p) -> None:
+        p.subtract_(LR * p.grad)
+
+    def grad(self, out, x, create_graph):
+        return self.m.grad(out, x, create_graph=create_graph)[0]
+
+
+def _block(m, y, x):
+    """The ten elementwise ops of workload A, the same in torch and paddle spelling."""
+    y = y * 0.9
+    y = y + 0.1
+    y = m.sin(y)
+    y = y * x
+    y = y - 0.2
+    y = m.tanh(y)
+    y = y * y
+    y = y + x
+    y = m.exp(y)
+    y = y / 2.0
+    return y
+
+
+class Chain:
+    """A, B, the cost curve: ``ops`` elementwise ops on ``size`` elements, then sum."""
+
+    def __init__(self, style, size: int, ops: int = CHAIN_OPS) -> None:
+        self.s, self.m = style, style.m
+        self.blocks = ops // CHAIN_OPS
+        self.x = style.param(chain_input(size))
+
+    def forward(self):
+        m, x = self.m, self.x
+        y = x
+        for _ in range(self.blocks):
+            y = _block(m, y, x)
+        return y.sum()
+
+    def run(self) -> None:
+        self.s.clear(self.x)
+        self.forward().backward()
+
+    def run_nograd(self) -> None:
+        with self.s.no_grad():
+            self.forward()
+
+    def grads(self) -> list:
+        self.run()
+        return [self.s.numpy(self.x.grad)]
+
+
+class Mlp:
+    """C: one SGD step of a 784-256-10 relu MLP with a cross-entropy loss."""
+
+    def __init__(self, style, batch: int = 256, sizes=MLP_SIZES) -> None:
+        self.s, self.m = style, style.m
+        x, labels, params = mlp_data(batch, sizes)
+        self.x, self.labels = style.const(x), style.const(labels)
+        self.rows = style.arange(batch)
+        self.params = [style.param(p) for p in params]
+
+    def loss(self):
+        m, (w1, b1, w2, b2) = self.m, self.params
+        h = self.s.relu(m.matmul(self.x, w1) + b1)
+        logp = self.s.log_softmax(m.matmul(h, w2) + b2)
+        return -logp[self.rows, self.labels].mean()
+
+    def run(self) -> None:
+        for p in self.params:
+            self.s.clear(p)
+        self.loss().backward()
+        with self.s.no_grad():
+            for p in self.params:
+                self.s.sgd(p)
+
+    def grads(self) -> list:
+        for p in self.params:
+            self.s.clear(p)
+        self.loss().backward()
+        return [self.s.numpy(p.grad) for p in self.params]
+
+
+class ScalarChain:
+    """D: ``ops`` chained ops on a 0-d tensor (alternately y*c and y+d)."""
+
+    def __init__(self, style, ops: int = 100_000) -> None:
+        self.s = style
+        self.pairs = ops // 2
+        self.x = style.param(np.array(0.5, F32))
+
+    def run(self) -> None:
+        self.s.clear(self.x)
+        y = self.x
+        for _ in range(self.pairs):
+            y = y * SCALAR_MUL
+            y = y + SCALAR_ADD
+        y.backward()
+
+    def grads(self) -> list:
+        self.run()
+        return [self.s.numpy(self.x.grad)]
+
+
+class Deep:
+    """E: forward and backward of a 20-layer 1024-wide tanh MLP, batch 64."""
+
+    def __init__(self, style) -> None:
+        self.s, self.m = style, style.m
+        x, ws = deep_data()
+        self.x = style.const(x)
+        self.ws = [style.param(w) for w in ws]
+
+    def run(self) -> None:
+        for w in self.ws:
+            self.s.clear(w)
+        h = self.x
+        for w in self.ws:
+            h = self.m.tanh(self.m.matmul(h, w))
+        h.sum().backward()
+
+    def drop(self) -> None:
+        for w in self.ws:
+            self.s.clear(w)
+
+    def grads(self) -> list:
+        self.run()
+        return [self.s.numpy(w.grad) for w in self.ws]
+
+
+class ThirdDerivative:
+    """F: d^3/dx^3 of sum(sin(x)) through create_graph, 1000 elements."""
+
+    def __init__(self, style, size: int = 1000) -> None:
+        self.s, self.m = style, style.m
+        self.x = style.param(chain_input(size))
+
+    def run(self):
+        s, x = self.s, self.x
+        g1 = s.grad(self.m.sin(x).sum(), x, True)
+        g2 = s.grad(g1.sum(), x, True)
+        return s.grad(g2.sum(), x, False)
+
+    def grads(self) -> list:
+        return [self.s.numpy(self.run())]
+
+
+# ====================================================================== numpy by hand
+class NumpyStyle:
+    """Marker style: the workloads below are the hand-written numpy limit."""
+
+    m = np
+
+
+class NpChain:
+    def __init__(self, style, size: int, ops: int = CHAIN_OPS) -> None:
+        self.blocks = ops // CHAIN_OPS
+        self.x = chain_input(size)
+
+    def run_nograd(self):
+        x = self.x
+        y = x
+        for _ in range(self.blocks):
+            y = np.exp(np.tanh(np.sin(y * 0.9 + 0.1) * x - 0.2) ** 2 + x) / 2.0
+        return y.sum()
+
+    def run(self):
+        x = self.x
+        y = x
+        tape = []
+        for _ in range(self.blocks):
+            a = y * 0.9
+            a += 0.1
+            s = np.sin(a)
+            t = s * x
+            t -= 0.2
+            t = np.tanh(t)
+            e = t * t
+            e += x
+            e = np.exp(e)
+            y = e / 2.0
+            tape.append((a, s, t, e))
+        y.sum()
+        gx = np.zeros_like(x)
+        g = np.full_like(x, 0.5)  # d sum / d y, through the last /2
+        for i, (a, s, t, e) in enumerate(reversed(tape)):
+            if i:
+                g *= 0.5
+            g *= e
+            gx += g
+            g *= t
+            g *= 2.0
+            g *= 1.0 - t * t
+            gx += g * s
+            g *= x
+            g *= np.cos(a)
+            g *= 0.9
+        gx += g
+        return gx
+
+    def grads(self) -> list:
+        return [self.run()]
+
+
+class NpMlp:
+    def __init__(self, style, batch: int = 256, sizes=MLP_SIZES) -> None:
+        self.x, self.labels, self.params = mlp_data(batch, sizes)
+        self.rows = np.arange(batch)
+
+    def step_grads(self):
+        x, (w1, b1, w2, b2) = self.x, self.params
+        z = x @ w1
+        z += b1
+        h = np.maximum(z, 0.0)
+        o = h @ w2
+        o += b2
+        o -= o.max(axis=1, keepdims=True)
+        p = np.exp(o)
+        p /= p.sum(axis=1, keepdims=True)
+        # loss = -mean(log p[rows, labels]); its gradient wrt o is (p - onehot) / batch
+        p[self.rows, self.labels] -= 1.0
+        p /= len(self.labels)
+        gw2 = h.T @ p
+        gb2 = p.sum(axis=0)
+        gh = p @ w2.T
+        gh *= z > 0
+        gw1 = x.T @ gh
+        gb1 = gh.sum(axis=0)
+        return [gw1, gb1, gw2, gb2]
+
+    def run(self) -> None:
+        for p, g in zip(self.params, self.step_grads()):
+            g *= LR
+            p -= g
+
+    def grads(self) -> list:
+        return self.step_grads()
+
+
+class NpScalarChain:
+    def __init__(self, style, ops: int = 100_000) -> None:
+        self.pairs = ops // 2
+        self.x = np.float32(0.5)
+
+    def run(self):
+        c, d = F32(SCALAR_MUL), F32(SCALAR_ADD)
+        y = self.x
+        for _ in range(self.pairs):  # forward (the values are not needed by the backward)
+            y = y * c
+            y = y + d
+        g = F32(1.0)
+        for _ in range(self.pairs):
+            g = g * c
+        return g
+
+    def grads(self) -> list:
+        return [np.asarray(self.run())]
+
+
+class NpDeep:
+    def __init__(self, style) -> None:
+        self.x, self.ws = deep_data()
+        self.gws = None
+
+    def run(self) -> None:
+        self.gws = None
+        hs = [self.x]
+        for w in self.ws:
+            hs.append(np.tanh(hs[-1] @ w))
+        g = np.ones_like(hs[-1])
+        gws = [None] * len(self.ws)
+        for i in range(len(self.ws) - 1, -1, -1):
+            h = hs.pop()
+            g *= 1.0 - h * h
+            del h
+            gws[i] = hs[-1].T @ g
+            g = g @ self.ws[i].T
+        self.gws = gws
+
+    def drop(self) -> None:
+        self.gws = None
+
+    def grads(self) -> list:
+        self.run()
+        return list(self.gws)
+
+
+class NpThirdDerivative:
+    def __init__(self, style, size: int = 1000) -> None:
+        self.x = chain_input(size)
+
+    def run(self):
+        return -np.cos(self.x)
+
+    def grads(self) -> list:
+        return [self.run()]
+
+
+# ====================================================================== the table
+def build(style, name: str, smoke: bool = False):
+    """Workload ``name`` (A, A_nograd, B, C, D, E, F, curve<N>, loop) for ``style``."""
+    numpy = isinstance(style, NumpyStyle)
+    if name in ("A", "A_nograd"):
+        return (NpChain if numpy else Chain)(style, 4)
+    if name == "B":
+        return (NpChain if numpy else Chain)(style, 40_000 if smoke else 4_000_000)
+    if name.startswith("curve"):
+        return (NpChain if numpy else Chain)(style, 4, int(name[5:]))
+    if name == "C":
+        return (NpMlp if numpy else Mlp)(style, 256)
+    if name == "loop":  # the small model whose memory must stay flat over 10,000 steps
+        return (NpMlp if numpy else Mlp)(style, 16, (64, 32, 10))
+    if name == "D":
+        return (NpScalarChain if numpy else ScalarChain)(style, 1_000 if smoke else 100_000)
+    if name == "E":
+        return (NpDeep if numpy else Deep)(style)
+    if name == "F":
+        return (NpThirdDerivative if numpy else ThirdDerivative)(style)
+    raise ValueError(f"unknown workload {name!r}")
