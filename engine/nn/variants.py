@@ -300,3 +300,12 @@ def one_hot(x, num_classes: int, dtype):
     """Rows of the identity picked by the integer tensor ``x`` (a new trailing axis)."""
     a = x.array
     return type(x).wrap((a[..., None] == xp.arange(num_classes)).astype(dtype))
+
+
+def add_l1_decay(p, g, coeff: float):
+    """g + coeff * sign(p)."""
+    return g + _f(coeff, p) * xp.sign(p)
+
+
+def zeros_like_array(a):
+    return xp.zeros_like(a)
