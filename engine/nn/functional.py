@@ -124,11 +124,17 @@ def _target_array(target):
     return target.array if isinstance(target, Tensor) else xp.asarray(target)
 
 
+def first_bad_target(n_classes: int, target, ignore_index: int = -100):
+    """The first class index outside [0, n_classes) (ignored entries aside), or None."""
+    t = _target_array(target)
+    bad = ((t < 0) | (t >= n_classes)) & (t != ignore_index)
+    return int(t[bad].reshape(-1)[0]) if bad.any() else None
+
+
 def _check_targets(logp, t, axis: int, ignore_index: int):
     n_classes = logp.array.shape[axis]
-    bad = ((t < 0) | (t >= n_classes)) & (t != ignore_index)
-    if bad.any():
-        value = int(t[bad].reshape(-1)[0])
+    value = first_bad_target(n_classes, t, ignore_index)
+    if value is not None:
         raise logp.dialect.invalid("nll_loss", f"Target {value} is out of bounds.",
                                    kind="target_out_of_bounds", target=value,
                                    classes=n_classes)

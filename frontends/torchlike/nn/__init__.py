@@ -1,9 +1,41 @@
-"""torch.nn: only ``functional`` so far (layers come with a later issue)."""
+"""torch.nn: modules, parameters, functional, init and utils."""
 from __future__ import annotations
 
 from engine.dropin import module_getattr
 
-from . import functional
+from . import functional, init, modules, utils
+from .modules import (
+    GELU,
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    Dropout,
+    Flatten,
+    HuberLoss,
+    Identity,
+    L1Loss,
+    LazyLinear,
+    LeakyReLU,
+    Linear,
+    LogSoftmax,
+    Module,
+    ModuleList,
+    MSELoss,
+    NLLLoss,
+    ReLU,
+    Sequential,
+    Sigmoid,
+    SmoothL1Loss,
+    Softmax,
+    Softplus,
+    Tanh,
+)
+from .parameter import Buffer, Parameter
 
-__all__ = ["functional"]
+__all__ = [
+    "BCELoss", "BCEWithLogitsLoss", "Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
+    "HuberLoss", "Identity", "L1Loss", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax",
+    "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
+    "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "modules", "utils",
+]
 __getattr__ = module_getattr("torchlike", "torch.nn")
