@@ -60,7 +60,7 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
 
 def gelu(input, approximate: str = "none"):  # noqa: A002
     if approximate not in ("none", "tanh"):
-        raise RuntimeError(f"approximate argument must be either none or tanh.")
+        raise RuntimeError("approximate argument must be either none or tanh.")
     return tag(NF.gelu(input, approximate), "GeluBackward0")
 
 
