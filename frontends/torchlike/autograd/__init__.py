@@ -32,3 +32,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled"]
 __getattr__ = module_getattr("torchlike", "torch.autograd")
+
+# functional transforms and gradient checks (as in torch, the gradcheck function shadows
+# its submodule's name on this package; `from torch.autograd.gradcheck import ...` still works)
+from . import functional  # noqa: E402
+from .gradcheck import gradcheck, gradgradcheck  # noqa: E402
