@@ -8,6 +8,7 @@ parent its share.  No recursion, so depth is bounded only by memory.
 """
 from __future__ import annotations
 
+from .backend import xp
 from .mode import state
 from .tensor import Node, Tensor
 
@@ -38,15 +39,24 @@ def _collect(root_nodes):
     return order  # every node after all of its parents
 
 
-def _needed(root_nodes, targets):
-    """ids of nodes from which some target (a node or leaf id) can be reached."""
-    needed = {k for k in targets}
+def _needed(root_nodes, targets, stop):
+    """ids of the nodes on a path from the roots to some target (targets included),
+    and of those among them whose rule must run (a parent is on such a path).
+
+    ``stop`` holds ids of tensors (nodes or leaves) the gradient must not pass.
+    """
+    needed = set(targets)
+    through = set()
     for n in _collect(root_nodes):
+        k = id(n)
+        if k in stop:
+            continue
         for p in n.parents:
-            if p is not None and (id(p) in targets or id(p) in needed):
-                needed.add(id(n))
+            if p is not None and id(p) in needed and id(p) not in stop:
+                needed.add(k)
+                through.add(k)
                 break
-    return needed
+    return needed, through
 
 
 def _count(root_nodes, needed):
@@ -59,7 +69,7 @@ def _count(root_nodes, needed):
             if p is None:
                 continue
             k = id(p)
-            if needed is not None and type(p) is Node and k not in needed:
+            if needed is not None and k not in needed:
                 continue
             deps[k] = deps.get(k, 0) + 1
             if k not in seen and type(p) is Node:
@@ -68,13 +78,42 @@ def _count(root_nodes, needed):
     return deps
 
 
+def check_versions(n) -> None:
+    """Refuse to use what ``n`` saved when it was changed in place since."""
+    d = n.out_cls.dialect
+    saved = n.saved
+    if saved:
+        expected = n.versions
+        for i, s in enumerate(saved):
+            if isinstance(s, Tensor):
+                v = s._version
+                now = 0 if v is None else v[0]
+                was = 0 if expected is None else expected[i]
+                if now != was:
+                    raise d.saved_modified(s, n, False, now, was)
+    ov = n.out_version
+    if ov is not None and ov[0] != 0 and n.out_data is not None:
+        raise d.saved_modified(None, n, True, ov[0], 0)
+
+
+def _apply(n, g, create_graph):
+    """Run node ``n``'s rule on ``g`` (after the output's hooks): its input gradients."""
+    if n.hooks is not None and n.hooks.pre:
+        from .hooks import run_pre
+        g = run_pre(n.hooks, g, create_graph)
+    if n.saved or n.out_version is not None:
+        check_versions(n)
+    return g, n.op.vjp(n, g)
+
+
 def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = False,
-                 inputs=None, accumulate: bool = True):
+                 inputs=None, accumulate: bool = True, stop=None):
     """Send ``seeds`` (one per root, already shaped) back through the graph.
 
     With ``accumulate`` the gradients land in the ``.grad`` of leaves (only of
     ``inputs`` when given); otherwise the gradients of ``inputs`` are returned
-    as a list (None where no path leads).
+    as a list (None where no path leads).  ``stop``: tensors the gradient must
+    not pass through (paddle's no_grad_vars).
     """
     elementwise, shape = _ops()
     add, cast, sum_to = elementwise.add, elementwise.cast, shape.sum_to
@@ -91,10 +130,11 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     captured = {}
     if inputs is not None:
         targets = {id(t.node if t.node is not None else t): t for t in inputs}
-        needed = _needed(root_nodes, targets)
-        root_nodes = [n for n in root_nodes if id(n) in needed or id(n) in targets]
+        stop_ids = {id(t.node if t.node is not None else t) for t in stop or ()}
+        needed, through = _needed(root_nodes, targets, stop_ids)
+        root_nodes = [n for n in root_nodes if id(n) in needed]
     else:
-        needed = None
+        needed = through = None
     deps = _count(root_nodes, needed)
 
     # roots that are leaves, or roots fed only by the seed
@@ -105,18 +145,34 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                 _deliver(r, pending.pop(k), targets, captured, accumulate, create_graph)
     ready = [n for n in {id(n): n for n in root_nodes}.values() if deps.get(id(n), 0) == 0]
 
+    from .mode import anomaly
+    watch = anomaly.enabled
     prev_mode = state.enabled
     state.enabled = create_graph
+    quiet = xp.errstate(all="ignore")  # inf/nan in gradients are values, not warnings
+    quiet.__enter__()
     try:
         while ready:
             n = ready.pop()
             k = id(n)
             g = pending.pop(k, None)
+            if through is not None and k not in through:
+                # a requested input none of whose own inputs is requested: hooks only
+                if g is not None and n.hooks is not None and n.hooks.pre:
+                    from .hooks import run_pre
+                    g = run_pre(n.hooks, g, create_graph)
+                captured[k] = g
+                continue
             if n.released and (n.released == 2 or n.out_cls.dialect.refuse_rerun_without_saved):
                 raise n.out_cls.dialect.released_graph(n)
+            if g is None:
+                grads = None
+            elif watch:
+                g, grads = _apply_watched(n, g, create_graph)
+            else:
+                g, grads = _apply(n, g, create_graph)
             if targets is not None and k in targets:
                 captured[k] = g
-            grads = n.op.vjp(n, g) if g is not None else None
             if not retain_graph:
                 n.release()
             parents = n.parents
@@ -124,7 +180,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                 if p is None:
                     continue
                 pk = id(p)
-                if needed is not None and type(p) is Node and pk not in needed:
+                if needed is not None and pk not in needed:
                     continue
                 gi = grads[i] if grads is not None else None
                 if gi is not None:
@@ -149,10 +205,23 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                             _deliver(p, gp, targets, captured, accumulate, create_graph)
     finally:
         state.enabled = prev_mode
+        quiet.__exit__(None, None, None)
 
     if not accumulate:
         return [captured.get(id(t.node if t.node is not None else t)) for t in inputs]
     return None
+
+
+def _apply_watched(n, g, create_graph):
+    """_apply under anomaly detection: NaN checks, and the forward stack on failure."""
+    from . import anomaly
+    try:
+        g, grads = _apply(n, g, create_graph)
+        anomaly.check_nan(n, grads)
+    except Exception:
+        anomaly.warn_failed(n)
+        raise
+    return g, grads
 
 
 def _deliver(leaf, g, targets, captured, accumulate, create_graph):
@@ -161,10 +230,23 @@ def _deliver(leaf, g, targets, captured, accumulate, create_graph):
         if k not in targets:
             return
         if not accumulate:
+            h = leaf._hooks
+            if h is not None and h.pre and leaf.dialect.leaf_hooks_in_grad:
+                from .hooks import run_pre
+                g = run_pre(h, g, create_graph)
             captured[k] = g
             return
     if accumulate:
+        h = leaf._hooks
+        if h is None:
+            accumulate_grad(leaf, g, create_graph)
+            return
+        from .hooks import run_post, run_pre
+        if h.pre:
+            g = run_pre(h, g, create_graph)
         accumulate_grad(leaf, g, create_graph)
+        if h.post:
+            run_post(h, leaf)
 
 
 def accumulate_grad(leaf: Tensor, g: Tensor, create_graph: bool = False) -> None:
@@ -230,3 +312,45 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool =
         retain_graph = create_graph
     seeds = prepare_seeds(keep_roots, keep_grads)
     run_backward(keep_roots, seeds, bool(retain_graph), create_graph, inputs)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,
+         allow_unused: bool = False, materialize: bool = False, stop=None) -> list:
+    """d(outputs)/d(inputs) as a list (None for an unused input when ``allow_unused``).
+
+    Only nodes on a path from ``outputs`` to ``inputs`` are visited; no ``.grad``
+    is touched (except those a hook or retain_grad writes).
+    """
+    outputs = list(outputs)
+    inputs = list(inputs)
+    grads = list(grad_outputs) if grad_outputs is not None else [None] * len(outputs)
+    keep_roots, keep_grads = [], []
+    for i, (t, g) in enumerate(zip(outputs, grads)):
+        if not t.requires_grad:
+            if t.dialect.silent_backward_without_grad:
+                continue
+            raise t.dialect.root_without_grad(i)
+        keep_roots.append(t)
+        keep_grads.append(g)
+    for i, t in enumerate(inputs):
+        if not t.requires_grad:
+            raise t.dialect.input_without_grad(i)
+    if retain_graph is None:
+        retain_graph = create_graph
+    if keep_roots:
+        seeds = prepare_seeds(keep_roots, keep_grads)
+        result = run_backward(keep_roots, seeds, bool(retain_graph), create_graph, inputs,
+                              accumulate=False, stop=stop)
+    else:
+        result = [None] * len(inputs)
+    for i, g in enumerate(result):
+        if g is None:
+            t = inputs[i]
+            if materialize:
+                from .backend import xp
+                result[i] = type(t).wrap(xp.zeros_like(t.array))
+            elif not allow_unused:
+                raise t.dialect.unused_input(i)
+        elif not create_graph and g.node is not None:
+            result[i] = g.detach()
+    return result

@@ -19,6 +19,12 @@ class Dialect:
     refuse_rerun_without_saved = False
     # paddle leaves `.grad` tensors flagged as needing grad.
     grad_requires_grad = False
+    # torch runs retain_grad's hook after the tensor's other hooks; paddle in registration order.
+    retain_grad_last = True
+    # a retained non-leaf grad adds up over backward calls (torch) or is replaced (paddle).
+    retained_grad_accumulates = True
+    # grad() runs the hooks of a leaf among its inputs (torch) or not (paddle).
+    leaf_hooks_in_grad = True
 
     def op_name(self, op: str) -> str:
         return op
@@ -47,6 +53,48 @@ class Dialect:
     def inplace_on_leaf(self, view: bool) -> Exception:
         """An in-place change of a leaf that requires grad (``view``: through indexing)."""
         return RuntimeError("a leaf tensor that requires grad is used in an in-place operation")
+
+    def saved_modified(self, tensor, node, is_output: bool, version: int,
+                       expected: int) -> Exception:
+        """A tensor ``node`` saved was changed in place before backward reached ``node``.
+
+        ``tensor`` is the saved tensor (None when it was the node's own output).
+        """
+        return RuntimeError(
+            "a tensor saved for backward was modified by an in-place operation: it is at "
+            f"version {version}; expected version {expected}")
+
+    def unused_input(self, index: int) -> Exception:
+        return RuntimeError(f"input {index} was not used in the graph; pass allow_unused=True")
+
+    def input_without_grad(self, index: int) -> Exception:
+        return RuntimeError(f"input {index} does not require grad")
+
+    def hook_changed(self, hook, what: str, old, new):
+        """A hook returned a gradient of another ``what`` ('size', 'type', 'class');
+        an Exception to raise, or None to accept the value."""
+        return RuntimeError(f"hook {getattr(hook, '__name__', hook)!r} changed the {what} "
+                            "of the gradient")
+
+    def anomaly_nan(self, node, index: int) -> Exception:
+        return RuntimeError(f"Function {node.op.name!r} returned nan values in its output "
+                            f"{index}")
+
+    def anomaly_warning(self, node, stack: str):
+        """(message, warning class) shown when backward fails in ``node`` under anomaly
+        detection; ``stack`` is the formatted traceback of the forward call. None: no warning."""
+        return (f"Error detected in {node.op.name}. Traceback of forward call that caused the "
+                f"error:\n{stack}", UserWarning)
+
+    def inference_saved(self) -> Exception:
+        return RuntimeError("an inference tensor cannot be saved for backward")
+
+    def inference_inplace(self) -> Exception:
+        return RuntimeError("an inference tensor cannot be changed in place outside "
+                            "inference mode")
+
+    def inference_requires_grad(self) -> Exception:
+        return RuntimeError("an inference tensor cannot require grad outside inference mode")
 
     def broadcast(self, a_shape, b_shape, dim: int) -> Exception:
         return ValueError(f"shapes {tuple(a_shape)} and {tuple(b_shape)} do not broadcast")

@@ -11,7 +11,7 @@ from .backend import xp
 from .mode import state
 from .ops import defop, spec
 from .ops.testing import array, small_shape
-from .tensor import Tensor, record
+from .tensor import INFERENCE, Tensor, record
 
 
 def _records(x, others) -> bool:
@@ -20,6 +20,11 @@ def _records(x, others) -> bool:
     if x.requires_grad:
         return True
     return any(isinstance(o, Tensor) and o.requires_grad for o in others)
+
+
+def _check_inference(x) -> None:
+    if x._version is INFERENCE and not state.inference:
+        raise x.dialect.inference_inplace()
 
 
 def _check_leaf(x, view: bool) -> None:
@@ -57,6 +62,8 @@ def _adopt(x, result) -> None:
 
 def update(x, fn, *args):
     """x <- fn(x, *args), in place.  Returns x."""
+    if x._version is not None:
+        _check_inference(x)
     if not _records(x, args):
         result = fn(x, *args)
         _write(x, result)
@@ -89,6 +96,8 @@ _setitem = defop("setitem", _setitem_vjp)
 
 def setitem(x, key, value):
     """x[key] = value, in place (``value`` a Tensor or a scalar)."""
+    if x._version is not None:
+        _check_inference(x)
     akey = _array_key(key)
     v = value.array if isinstance(value, Tensor) else value
     if not _records(x, (value,)):

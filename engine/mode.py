@@ -8,9 +8,56 @@ import threading
 class _State(threading.local):
     def __init__(self) -> None:
         self.enabled = True
+        self.inference = False  # torch's inference mode: results become inference tensors
 
 
 state = _State()
+
+
+class _Anomaly:
+    """Anomaly detection: process-wide (as in torch), read once per recorded node."""
+
+    enabled = False
+    check_nan = True
+
+
+anomaly = _Anomaly()
+
+
+def is_inference_mode_enabled() -> bool:
+    return state.inference
+
+
+class InferenceMode:
+    """Grad off and results marked as inference tensors (``mode=False``: grad on, no marking)."""
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = bool(mode)
+        self._prev: list = []
+
+    def __enter__(self):
+        self._prev.append((state.enabled, state.inference))
+        state.enabled = not self.mode
+        state.inference = self.mode
+        return None
+
+    def __exit__(self, *exc) -> bool:
+        state.enabled, state.inference = self._prev.pop()
+        return False
+
+    def __call__(self, fn):
+        mode = self.mode
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            prev = state.enabled, state.inference
+            state.enabled, state.inference = not mode, mode
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                state.enabled, state.inference = prev
+
+        return wrapper
 
 
 def is_grad_enabled() -> bool:

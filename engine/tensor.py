@@ -4,9 +4,18 @@ from __future__ import annotations
 import itertools
 
 from .dialect import DEFAULT
-from .mode import state
+from .mode import anomaly, state
 
 _seq = itertools.count()
+
+
+class _NoVersion(list):
+    """The version "counter" of an inference tensor: it does not count."""
+
+    __slots__ = ()
+
+
+INFERENCE = _NoVersion([0])
 
 
 class Tensor:
@@ -56,10 +65,15 @@ class Tensor:
 
     def bump_version(self) -> None:
         """Record an in-place change of the data."""
-        if self._version is None:
+        v = self._version
+        if v is None:
             self._version = [1]
-        else:
-            self._version[0] += 1
+        elif v is not INFERENCE:
+            v[0] += 1
+
+    @property
+    def is_inference_tensor(self) -> bool:
+        return self._version is INFERENCE
 
     def shared_version(self) -> list:
         if self._version is None:
@@ -69,6 +83,8 @@ class Tensor:
     def set_requires_grad(self, flag: bool) -> None:
         if flag and self.array.dtype.kind != "f":
             raise self.dialect.int_requires_grad(self.array.dtype)
+        if flag and self._version is INFERENCE and not state.inference:
+            raise self.dialect.inference_requires_grad()
         self.requires_grad = bool(flag)
 
     def detach(self):
@@ -95,10 +111,15 @@ class Node:
 
     parents[i] is the Node that made input i, the input itself when it is a
     leaf that requires grad, or None when input i needs no gradient.
+    ``versions`` holds the versions of the saved tensors when recorded (None:
+    all were 0); ``out_version`` is the output's version counter when the op
+    saved its output (the list, not the tensor: no reference cycle).
+    ``hooks`` are the hooks of the output tensor (engine.hooks).
     """
 
     __slots__ = ("op", "parents", "saved", "versions", "shapes", "dtypes", "attrs",
-                 "out_data", "out_cls", "seq", "released", "hooks", "__weakref__")
+                 "out_data", "out_version", "out_cls", "seq", "released", "hooks",
+                 "__weakref__")
 
     def __init__(self, op, parents, shapes, dtypes, saved, attrs, out_cls) -> None:
         self.op = op
@@ -109,6 +130,7 @@ class Node:
         self.versions = None
         self.attrs = attrs
         self.out_data = None
+        self.out_version = None
         self.out_cls = out_cls
         self.seq = next(_seq)
         self.released = 0
@@ -145,6 +167,8 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
                 break
     t = cls.wrap(out_data)
     if not state.enabled or op.vjp is None:
+        if state.inference:
+            t._version = INFERENCE
         return t
     needs = False
     for x in inputs:
@@ -152,6 +176,9 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
             needs = True
             break
     if not needs:
+        return t
+    if state.inference:  # enable_grad inside inference mode still records nothing
+        t._version = INFERENCE
         return t
     parents = []
     shapes = []
@@ -167,10 +194,27 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
             dtypes.append(None)
     node = Node(op, tuple(parents), tuple(shapes), tuple(dtypes), saved, attrs, cls)
     if saved:
-        node.versions = tuple(s._version[0] if isinstance(s, Tensor) and s._version
-                              else 0 for s in saved)
+        for s in saved:
+            if isinstance(s, Tensor) and s._version is not None:
+                node.versions = _versions(saved)
+                break
     if save_out:
         node.out_data = out_data
+        node.out_version = t._version = [0]
+    if anomaly.enabled:
+        from .anomaly import remember
+        remember(node)
     t.node = node
     t.requires_grad = True
     return t
+
+
+def _versions(saved) -> tuple:
+    """The saved tensors' versions now; an inference tensor cannot be saved."""
+    out = []
+    for s in saved:
+        v = s._version if isinstance(s, Tensor) else None
+        if v is INFERENCE:
+            raise s.dialect.inference_saved()
+        out.append(0 if v is None else v[0])
+    return tuple(out)

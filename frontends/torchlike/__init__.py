@@ -70,3 +70,18 @@ __all__ = [
     "ones_like", "rand", "rand_like", "randint", "randn", "randn_like", "set_grad_enabled",
     "short", "tensor", "uint8", "zeros", "zeros_like", *FUNCTIONS,
 ]
+
+# autograd additions (issue 3): grad-mode queries and inference tensors
+from ._grad_mode import is_inference_mode_enabled  # noqa: E402
+from .autograd.anomaly_mode import (  # noqa: E402
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+)
+
+
+def is_inference(input) -> bool:  # noqa: A002 - torch's parameter name
+    return input.is_inference()
+
+
+__all__ += ["is_inference_mode_enabled", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
+            "is_inference"]

@@ -111,6 +111,73 @@ class TorchDialect(Dialect):
         return RuntimeError(
             "Only Tensors of floating point and complex dtype can require gradients")
 
+    # ---------------------------------------------------------------- autograd (issue 3)
+    def saved_modified(self, tensor, node, is_output: bool, version: int,
+                       expected: int) -> Exception:
+        from ._grad_fn import node_name
+        if is_output:
+            maker, dtype, shape = node, node.out_data.dtype, node.out_data.shape
+        else:
+            maker, dtype, shape = tensor.node, tensor.array.dtype, tensor.array.shape
+        which = ""
+        if maker is not None:
+            name = node_name(maker)
+            cut = name.rfind("Backward")
+            which = f", which is output 0 of {name[:cut] if cut > 0 else name},"
+        return RuntimeError(
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: [torch.{from_np(dtype)._legacy} {_lst(shape)}]{which} is at "
+            f"version {version}; expected version {expected} instead. Hint: enable anomaly "
+            "detection to find the operation that failed to compute its gradient, with "
+            "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+    def unused_input(self, index: int) -> Exception:
+        return RuntimeError(
+            f"The differentiated Tensor at index {index} appears to not have been used in the "
+            "graph. Set allow_unused=True if this is the desired behavior.")
+
+    def input_without_grad(self, index: int) -> Exception:
+        return RuntimeError("One of the differentiated Tensors does not require grad")
+
+    def hook_changed(self, hook, what: str, old, new):
+        name = getattr(hook, "__name__", type(hook).__name__)
+        if what == "class":
+            return TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+        if what == "size":
+            return RuntimeError(f"hook '{name}' has changed the size of value")
+        was, got = from_np(old.array.dtype)._legacy, from_np(new.array.dtype)._legacy
+        return RuntimeError(
+            f"hook '{name}' has changed the type of value (was torch.{was} got torch.{got})")
+
+    def anomaly_nan(self, node, index: int) -> Exception:
+        from ._grad_fn import node_name
+        return RuntimeError(
+            f"Function '{node_name(node)}' returned nan values in its {index}th output.")
+
+    def anomaly_warning(self, node, stack: str):
+        from ._grad_fn import node_name
+        return (f"Error detected in {node_name(node)}. Traceback of forward call that caused "
+                f"the error:\n{stack} (Triggered internally at /__w/pytorch/pytorch/torch/csrc/"
+                "autograd/python_anomaly_mode.cpp:122.)", UserWarning)
+
+    def inference_saved(self) -> Exception:
+        return RuntimeError(
+            "Inference tensors cannot be saved for backward. Please do not use Tensors created "
+            "in inference mode in computation tracked by autograd. To work around this, you "
+            "can make a clone to get a normal tensor and use it in autograd, or use "
+            "`torch.no_grad()` instead of `torch.inference_mode()`.")
+
+    def inference_inplace(self) -> Exception:
+        return RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+            "make a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+    def inference_requires_grad(self) -> Exception:
+        return RuntimeError(
+            "Setting requires_grad=True on inference tensor outside InferenceMode is not "
+            "allowed.")
+
     def broadcast(self, a_shape, b_shape, dim: int) -> Exception:
         bad = _broadcast_mismatch(a_shape, b_shape)
         if bad is None:

@@ -1,7 +1,7 @@
 """torch.no_grad / enable_grad / set_grad_enabled / inference_mode over the engine's flag."""
 from __future__ import annotations
 
-from engine.mode import GradMode
+from engine.mode import GradMode, InferenceMode, is_inference_mode_enabled
 from engine.mode import set_grad_enabled as _set_grad_enabled
 
 
@@ -25,9 +25,20 @@ class enable_grad(_Bare):  # noqa: N801
     mode = True
 
 
-class inference_mode(GradMode):  # noqa: N801
+class inference_mode(InferenceMode):  # noqa: N801
+    """``with torch.inference_mode():``, ``@torch.inference_mode()`` and the bare
+    ``@torch.inference_mode``: grad off, results are inference tensors."""
+
+    def __new__(cls, mode=True):
+        if callable(mode):
+            return InferenceMode(True)(mode)
+        return super().__new__(cls)
+
     def __init__(self, mode: bool = True) -> None:
-        super().__init__(not mode)
+        super().__init__(mode)
+
+    def clone(self) -> inference_mode:
+        return type(self)(self.mode)
 
 
 class set_grad_enabled(_set_grad_enabled):  # noqa: N801
@@ -35,3 +46,8 @@ class set_grad_enabled(_set_grad_enabled):  # noqa: N801
 
     def __repr__(self) -> str:
         return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
+
+
+inference_mode.__module__ = "torch.autograd.grad_mode"
+__all__ = ["no_grad", "enable_grad", "inference_mode", "set_grad_enabled",
+           "is_inference_mode_enabled"]

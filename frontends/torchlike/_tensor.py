@@ -4,8 +4,10 @@ from __future__ import annotations
 import warnings
 
 from engine import autograd as engine_autograd
+from engine import hooks as _hooks
 from engine.backend import is_array, scalar_of
 from engine.mode import state
+from engine.tensor import INFERENCE
 from engine.tensor import Tensor as EngineTensor
 
 from . import _dtypes
@@ -45,6 +47,8 @@ def _set_requires_grad(self, flag) -> None:
     if flag and self.array.dtype.kind != "f":
         raise RuntimeError("only Tensors of floating point and complex dtype can require "
                            "gradients")
+    if flag and self._version is INFERENCE and not state.inference:
+        raise TORCH.inference_requires_grad()
     _rg_set(self, bool(flag))
 
 
@@ -133,6 +137,8 @@ class Tensor(EngineTensor):
             return self
         if requires_grad and self.array.dtype.kind != "f":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._version is INFERENCE and not state.inference:
+            raise TORCH.inference_requires_grad()
         _rg_set(self, bool(requires_grad))
         return self
 
@@ -157,7 +163,27 @@ class Tensor(EngineTensor):
         return self
 
     def retain_grad(self) -> None:
-        raise NotImplementedError("torchlike does not implement torch.Tensor.retain_grad")
+        if not _rg_get(self):
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        _hooks.retain_grad(self)
+
+    def register_hook(self, hook):
+        if not _rg_get(self):
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        from .autograd.graph import RemovableHandle
+        return _hooks.register_hook(self, hook, RemovableHandle)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        if self.node is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        if not _rg_get(self):
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        from .autograd.graph import RemovableHandle
+        return _hooks.register_post_accumulate_grad_hook(self, hook, RemovableHandle)
+
+    def is_inference(self) -> bool:
+        return self._version is INFERENCE
 
     # ------------------------------------------------------------ metadata
     @property
@@ -582,9 +608,11 @@ def matmul(a, b):
 
 
 def _get_data(self):
-    """torch's ``.data``: an untracked alias sharing the array and the version counter."""
+    """torch's ``.data``: an untracked alias sharing the array but NOT the version counter
+    (changes through it escape the saved-tensor check, as in torch; detach() shares it)."""
     t = type(self).wrap(self.array)
-    t._version = self.shared_version()
+    if self._version is INFERENCE:
+        t._version = INFERENCE
     return t
 
 

@@ -1,11 +1,19 @@
-"""torch.autograd: backward now; grad and the rest come with the next issue."""
+"""torch.autograd: backward, grad, grad modes, anomaly detection, graph hooks."""
 from __future__ import annotations
+
+import warnings
 
 from engine import autograd as _engine
 from engine.dropin import module_getattr
 from engine.tensor import Tensor as _EngineTensor
 
-from .._grad_mode import enable_grad, no_grad, set_grad_enabled
+from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from . import graph
+from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
+
+ONLY_INPUTS = ("only_inputs argument is deprecated and is ignored now (defaults to True). To "
+               "accumulate gradient for other parts of the graph, please use "
+               "torch.autograd.backward.")
 
 
 def _seq(x):
@@ -25,13 +33,45 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool =
     _engine.backward(tensors, grads, retain_graph, create_graph, _seq(inputs))
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    raise NotImplementedError("torchlike does not implement torch.autograd.grad")
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,
+         only_inputs: bool = True, allow_unused=None, is_grads_batched: bool = False,
+         materialize_grads: bool = False) -> tuple:
+    """The gradients of ``outputs`` with respect to ``inputs``, as a tuple."""
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if not only_inputs:
+        warnings.warn(ONLY_INPUTS, FutureWarning, stacklevel=2)
+    outputs = _seq(outputs)
+    inputs = _seq(inputs)
+    grads = _seq(grad_outputs)
+    if grads is not None and len(grads) < len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    if is_grads_batched:
+        return _batched(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
+                        materialize_grads)
+    return tuple(_engine.grad(outputs, inputs, grads, retain_graph, create_graph,
+                              allow_unused, materialize_grads))
 
 
-__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled"]
+def _batched(outputs, inputs, grads, retain_graph, create_graph, allow_unused, materialize):
+    """grad() once per slice along the first axis of every grad_output, stacked."""
+    from engine.ops.shape import stack
+    n = grads[0].shape[0]
+    rows = []
+    for b in range(n):
+        keep = True if b < n - 1 else retain_graph
+        rows.append(_engine.grad(outputs, inputs, [g[b] for g in grads], keep, create_graph,
+                                 allow_unused, materialize))
+    return tuple(None if col[0] is None else stack(list(col), 0) for col in zip(*rows))
+
+
+__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
+           "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "graph"]
 __getattr__ = module_getattr("torchlike", "torch.autograd")
+from .function import Function, once_differentiable  # noqa: E402,F401  (custom functions)
 
 # functional transforms and gradient checks (as in torch, the gradcheck function shadows
 # its submodule's name on this package; `from torch.autograd.gradcheck import ...` still works)

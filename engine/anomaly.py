@@ -1,0 +1,57 @@
+"""Anomaly detection: where each node was made, and NaN checks in backward.
+
+Only while ``mode.anomaly.enabled`` is on does ``record`` call ``remember``,
+so the normal path pays one attribute read per recorded node.
+"""
+from __future__ import annotations
+
+import os
+import traceback
+import warnings
+import weakref
+
+from .backend import xp
+from .mode import anomaly
+
+_stacks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# frames inside janusgrad itself are not the user's forward call
+_OWN = tuple(os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep + d + os.sep
+             for d in ("engine", "frontends"))
+
+
+def set_enabled(mode: bool, check_nan: bool = True) -> None:
+    anomaly.enabled = bool(mode)
+    anomaly.check_nan = bool(check_nan)
+
+
+def is_enabled() -> bool:
+    return anomaly.enabled
+
+
+def remember(node) -> None:
+    frames = [f for f in traceback.extract_stack()[:-1] if not f.filename.startswith(_OWN)]
+    _stacks[node] = traceback.StackSummary.from_list(frames)
+
+
+def forward_stack(node) -> str | None:
+    s = _stacks.get(node)
+    return None if s is None else "".join(s.format())
+
+
+def check_nan(node, grads) -> None:
+    if not anomaly.check_nan or grads is None:
+        return
+    for i, g in enumerate(grads):
+        if g is not None and g.array.dtype.kind in "fc" and xp.isnan(g.array).any():
+            raise node.out_cls.dialect.anomaly_nan(node, i)
+
+
+def warn_failed(node) -> None:
+    """The warning shown when backward fails in ``node``: the forward call that made it."""
+    stack = forward_stack(node)
+    if stack is None:
+        return
+    shown = node.out_cls.dialect.anomaly_warning(node, stack)
+    if shown is not None:
+        message, category = shown
+        warnings.warn(message, category, stacklevel=4)
