@@ -126,12 +126,17 @@ def rmsprop(p, g, state: dict, lr: float, alpha: float = 0.99, eps: float = 1e-8
         _write(p, p.array + (-lr) * (d / avg))
 
 
+def adagrad_init(p, state: dict, initial_accumulator_value: float = 0.0) -> None:
+    """Adagrad's state is made with the optimiser (torch) rather than at the first step."""
+    state["step"] = _wrap(p, xp.asarray(0.0, dtype=float32))
+    state["sum"] = _wrap(p, xp.full_like(p.array, initial_accumulator_value))
+
+
 def adagrad(p, g, state: dict, lr: float, lr_decay: float = 0.0, weight_decay: float = 0.0,
             initial_accumulator_value: float = 0.0, eps: float = 1e-10,
             maximize: bool = False) -> None:
     if "sum" not in state:
-        state["step"] = _wrap(p, xp.asarray(0.0, dtype=float32))
-        state["sum"] = _wrap(p, xp.full_like(p.array, initial_accumulator_value))
+        adagrad_init(p, state, initial_accumulator_value)
     step = _tick(p, state)
     d = _grad(p, g, weight_decay, maximize)
     clr = lr / (1 + (step - 1) * lr_decay)
