@@ -176,3 +176,14 @@ def is_compiled_with_cuda() -> bool:
 __getattr__ = _module_getattr("paddlelike", "paddle")
 
 __all__ = [n for n in dir() if not n.startswith("_")] + ["is_grad_enabled"]
+
+# ---- issue 4 (helper G2): nn, optimizer, io, distribution, save/load
+from . import distribution, io, optimizer, regularizer  # noqa: E402
+from .framework_io import load, save  # noqa: E402
+from .nn.parameter import ParamAttr, create_parameter  # noqa: E402
+
+__all__ = [n for n in dir() if not n.startswith("_")] + ["is_grad_enabled"]
+
+from .autograd import grad  # noqa: E402 - paddle.grad (issue 3)
+
+__all__ += ["grad"]

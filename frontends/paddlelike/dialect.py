@@ -81,6 +81,9 @@ class PaddleDialect(Dialect):
     strict_promotion = True
     grad_requires_grad = True
     refuse_rerun_without_saved = True
+    retain_grad_last = False
+    retained_grad_accumulates = False
+    leaf_hooks_in_grad = False
 
     def op_name(self, op: str) -> str:
         return op
@@ -101,6 +104,34 @@ class PaddleDialect(Dialect):
     def int_requires_grad(self, dtype) -> Exception:
         # paddle accepts stop_gradient=False on integer tensors; the frontend never asks.
         return RuntimeError("only floating point tensors can require gradients")
+
+    # ---------------------------------------------------------------- autograd (issue 3)
+    def saved_modified(self, tensor, node, is_output: bool, version: int,
+                       expected: int) -> Exception:
+        return RuntimeError(
+            "(PermissionDenied) Tensor '' used in gradient computation has been modified by an "
+            f"inplace operation. Its version is {version} but the expected version is "
+            f"{expected}. Please fix your code to void calling an inplace operator after using "
+            "the Tensor which will used in gradient computation.\n  [Hint: Expected "
+            "tensor_version == wrapper_version_snapshot, but received "
+            f"tensor_version:{version} != wrapper_version_snapshot:{expected}.] (at "
+            "/paddle/paddle/fluid/eager/tensor_wrapper.h:268)\n")
+
+    def unused_input(self, index: int) -> Exception:
+        return ValueError(
+            f"(InvalidArgument) The {index}-th input does not appear in the backward graph. "
+            "Please check the input tensor or set allow_unused=True to get None result.\n  "
+            "[Hint: Expected allow_unused == true, but received allow_unused:0 != true:1.] "
+            "(at /paddle/paddle/fluid/eager/general_grad.h:474)\n")
+
+    def input_without_grad(self, index: int) -> Exception:
+        return self.unused_input(index)
+
+    def hook_changed(self, hook, what: str, old, new):
+        # paddle takes whatever tensor a hook returns
+        if what == "class":
+            return TypeError(f"hook returned {type(new).__name__}, not a Tensor")
+        return None
 
     def broadcast(self, a_shape, b_shape, dim: int) -> Exception:
         n = max(len(a_shape), len(b_shape))

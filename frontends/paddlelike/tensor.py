@@ -7,6 +7,7 @@ shared with the functional API are attached by ``ops.attach_methods``.
 from __future__ import annotations
 
 from engine import autograd as _autograd
+from engine import hooks as _hooks
 from engine import inplace as _inplace
 from engine.backend import scalar_of
 from engine.mode import is_grad_enabled as _grad_enabled
@@ -167,7 +168,13 @@ class Tensor(_EngineTensor):
         return self
 
     def retain_grads(self) -> None:
-        self.retains_grad = True
+        if self.requires_grad:
+            _hooks.retain_grad(self)
+
+    def register_hook(self, hook):
+        if not self.requires_grad:
+            raise RuntimeError("Cannot register hook on a tensor that stop gradient.")
+        return _hooks.register_hook(self, _HookCall(hook), _hook_helper(self))
 
     # ---------------------------------------------------------------- conversions
     def numpy(self):
@@ -322,6 +329,53 @@ class Tensor(_EngineTensor):
         return cast(self, to_np(dtype))
 
     cast = astype
+
+
+class _HookCall:
+    """Calls a user's hook the way paddle does: the gradient it sees has
+    stop_gradient=False (an alias of the engine's gradient)."""
+
+    __slots__ = ("fn", "__name__")
+
+    def __init__(self, fn) -> None:
+        self.fn = fn
+        self.__name__ = getattr(fn, "__name__", "hook")
+
+    def __call__(self, g):
+        seen = type(g).wrap(g.array)
+        seen.node = g.node
+        seen.requires_grad = True
+        r = self.fn(seen)
+        return None if r is seen else r
+
+
+class TensorHookRemoveHelper(_hooks.HookHandle):
+    """What paddle's ``register_hook`` returns: ``remove()`` says True once, then warns."""
+
+    tensor_name = ""
+    local_id = 0
+
+    def remove(self) -> bool:
+        if _hooks.HookHandle.remove(self):
+            return True
+        import warnings
+        warnings.warn(f"The backward hook (ID: {self.local_id}) of Tensor `{self.tensor_name}` "
+                      "you want to remove does not exist or has been removed.", RuntimeWarning,
+                      stacklevel=2)
+        return False
+
+
+TensorHookRemoveHelper.__module__ = "paddle.base.dygraph.tensor_patch_methods"
+
+
+def _hook_helper(tensor):
+    """A handle class that knows the tensor's name and the hook's per-tensor number."""
+    def make(table, hook_id):
+        h = TensorHookRemoveHelper(table, hook_id)
+        h.tensor_name = tensor_name(tensor)
+        h.local_id = len(table) - 1
+        return h
+    return make
 
 
 def _as_int64(n: int):

@@ -39,6 +39,36 @@ def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:
     _autograd.backward(tensors, grad_tensors, retain_graph=bool(retain_graph))
 
 
-__all__ = ["backward", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,
+         only_inputs: bool = True, allow_unused: bool = False, no_grad_vars=None,
+         *, dump_backward_graph_path=None) -> list:
+    """paddle.grad: the gradients of ``outputs`` w.r.t. ``inputs`` as a list; non-scalar
+    outputs are seeded with ones; ``no_grad_vars`` are tensors the gradient does not pass."""
+    from engine.tensor import Tensor
+    outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    if grad_outputs is not None:
+        grad_outputs = [grad_outputs] if isinstance(grad_outputs, Tensor) else list(grad_outputs)
+        if len(grad_outputs) != len(outputs):
+            raise AssertionError("The length of grad_outputs must be equal to outputs")
+        grad_outputs = [_fit(o, g) for o, g in zip(outputs, grad_outputs)]
+    if not only_inputs:
+        raise AssertionError("only_inputs=False is not supported yet")
+    if no_grad_vars is not None:
+        no_grad_vars = [no_grad_vars] if isinstance(no_grad_vars, Tensor) else list(no_grad_vars)
+    # paddle's partial grad never frees the graph, whatever retain_graph says
+    return _autograd.grad(outputs, inputs, grad_outputs, True, create_graph,
+                          allow_unused, False, no_grad_vars)
+
+
+def _fit(out, g):
+    """paddle reads a grad_output of another shape as the output's first elements."""
+    if g is None or g.array.shape == out.array.shape or g.array.size < out.array.size:
+        return g
+    return type(g).wrap(g.array.reshape(-1)[:out.array.size].reshape(out.array.shape))
+
+
+__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
 
 __getattr__ = _module_getattr("paddlelike", "paddle.autograd")
+from .py_layer import Function, PyLayer, PyLayerContext  # noqa: E402,F401
