@@ -28,6 +28,6 @@ from .loss import (
     NLLLoss,
     SmoothL1Loss,
 )
-from .parameter import Parameter, ParamAttr
+from .parameter import ParamAttr, Parameter
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn")

@@ -146,3 +146,13 @@ def make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, scope
     initializer(p)
     return p
 
+
+
+def create_parameter(shape, dtype, name=None, attr=None, is_bias: bool = False,
+                     default_initializer=None):
+    """paddle.create_parameter: a parameter outside any layer (scope ``create_parameter``)."""
+    attr = ParamAttr._to_attr(attr)
+    if name is not None and attr is not False:
+        attr.name = name
+    return make_parameter(list(shape), dtype, attr, is_bias, default_initializer,
+                          "create_parameter")

@@ -1,0 +1,146 @@
+"""paddle.save / paddle.load in paddle 3.3's pickle format (no paddle needed to read it).
+
+A state dict (a dict whose values are tensors, or dicts free of tensors such as
+``LR_Scheduler``) is pickled as ``{key: ndarray, ..., "StructuredToParameterName@@":
+{key: tensor name}}``; any other object is pickled with each tensor replaced by a
+``(name, ndarray)`` tuple.  Loading reverses both forms (tensors come back with
+``stop_gradient=True``); ``return_numpy=True`` keeps the arrays.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+
+from engine.backend import is_array
+from engine.tensor import Tensor as _EngineTensor
+
+from .dialect import tensor_name
+from .tensor import Tensor
+
+NAME_TABLE = "StructuredToParameterName@@"
+
+
+def _name_of(t, key=None) -> str:
+    name = getattr(t, "name", None)
+    if isinstance(name, str):
+        return name
+    return key if key is not None else tensor_name(t)
+
+
+def _contains_tensor(obj) -> bool:
+    if isinstance(obj, _EngineTensor):
+        return True
+    if isinstance(obj, dict):
+        return any(_contains_tensor(v) for v in obj.values())
+    if isinstance(obj, (list, tuple, set)):
+        return any(_contains_tensor(v) for v in obj)
+    return False
+
+
+def _is_state_dict(obj) -> bool:
+    if not isinstance(obj, dict):
+        return False
+    for value in obj.values():
+        if isinstance(value, dict):
+            if any(_contains_tensor(v) for v in value.values()):
+                return False
+        elif not isinstance(value, _EngineTensor):
+            return False
+    return True
+
+
+def _tensors_to_tuples(obj):
+    if isinstance(obj, _EngineTensor):
+        return (_name_of(obj), obj.array.copy())
+    if type(obj) in (dict, __import__("collections").OrderedDict):
+        return type(obj)((k, _tensors_to_tuples(v)) for k, v in obj.items())
+    if type(obj) is list:
+        return [_tensors_to_tuples(v) for v in obj]
+    if type(obj) is tuple:
+        return tuple(_tensors_to_tuples(v) for v in obj)
+    return obj
+
+
+def save(obj, path, protocol: int = 4, **configs) -> None:
+    if not isinstance(protocol, int):
+        raise ValueError(f"The 'protocol' MUST be `int`, but received {type(protocol)}")
+    if protocol < 2 or protocol > 4:
+        raise ValueError(f"Expected 1<'protocol'<5, but received protocol={protocol}")
+    if _is_state_dict(obj):
+        data, names = {}, {}
+        for key, value in obj.items():
+            if isinstance(value, _EngineTensor):
+                data[key] = value.array.copy()
+                names[key] = _name_of(value, key)
+            else:
+                data[key] = value
+        data[NAME_TABLE] = names
+    else:
+        data = _tensors_to_tuples(obj)
+    if isinstance(path, (str, os.PathLike)):
+        path = os.fspath(path)
+        if os.path.basename(path) == "":
+            raise ValueError("The input path MUST be format of dirname/filename "
+                             "[dirname\\filename in Windows system], but received "
+                             f"{path} .")
+        dirname = os.path.dirname(path)
+        if dirname and not os.path.exists(dirname):
+            os.makedirs(dirname, exist_ok=True)
+        with open(path, "wb") as f:
+            pickle.dump(data, f, protocol=protocol)
+    else:
+        pickle.dump(data, path, protocol=protocol)
+
+
+def _is_name_array_pair(obj) -> bool:
+    return type(obj) is tuple and len(obj) == 2 and isinstance(obj[0], str) and \
+        is_array(obj[1])
+
+
+def _any(obj, cond) -> bool:
+    if cond(obj):
+        return True
+    if isinstance(obj, dict):
+        return any(_any(v, cond) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return any(_any(v, cond) for v in obj)
+    return False
+
+
+def _convert(obj, cond, fn):
+    if cond(obj):
+        return fn(obj)
+    if isinstance(obj, dict):
+        return type(obj)((k, _convert(v, cond, fn)) for k, v in obj.items())
+    if type(obj) is list:
+        return [_convert(v, cond, fn) for v in obj]
+    if type(obj) is tuple:
+        return tuple(_convert(v, cond, fn) for v in obj)
+    return obj
+
+
+def _tensor(a, return_numpy: bool):
+    return a if return_numpy else Tensor.wrap(a)
+
+
+def load(path, **configs):
+    return_numpy = bool(configs.get("return_numpy", False))
+    keep_name_table = bool(configs.get("keep_name_table", False))
+    if isinstance(path, (str, os.PathLike)):
+        path = os.fspath(path)
+        if not os.path.exists(path):
+            raise ValueError(f"The ``path`` ({path}) to load model not exists.")
+        with open(path, "rb") as f:
+            result = pickle.load(f, encoding="latin1")
+    else:
+        result = pickle.load(path, encoding="latin1")
+    if isinstance(result, dict) and NAME_TABLE in result:
+        for key in result[NAME_TABLE]:
+            if is_array(result.get(key)):
+                result[key] = _tensor(result[key], return_numpy)
+        if not keep_name_table:
+            del result[NAME_TABLE]
+        return result
+    if _any(result, _is_name_array_pair):
+        return _convert(result, _is_name_array_pair, lambda t: _tensor(t[1], return_numpy))
+    return _convert(result, is_array, lambda a: _tensor(a, return_numpy))
