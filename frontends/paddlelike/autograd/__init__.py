@@ -72,3 +72,8 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is
 
 __getattr__ = _module_getattr("paddlelike", "paddle.autograd")
 from .py_layer import Function, PyLayer, PyLayerContext  # noqa: E402,F401
+
+# lazily evaluated jacobian/hessian (paddle.autograd.autograd) and the gradient checker
+from . import autograd  # noqa: E402
+from .autograd import hessian, jacobian  # noqa: E402,F401
+from .gradcheck import gradcheck, gradgradcheck  # noqa: E402,F401
