@@ -1,0 +1,297 @@
+"""janusgrad's property-testing kit: hypothesis strategies for tensors and one assertion.
+
+- ``shapes``, ``broadcastable_shapes``, ``tensors``, ``tensor_pairs`` draw tensors of any
+  tensor class (each frontend binds its own class and dtype names, see
+  ``torchlike.testing`` / ``paddlelike.testing``): shapes include 0-d, pairs broadcast,
+  elements lie in a domain and may keep away from given points (kinks, poles), and the
+  requires-grad flag is drawn or fixed.
+- ``assert_gradients(fn, *tensors, order=2)`` checks the first (and second) derivatives of
+  ``fn`` with respect to every input that requires grad against central finite
+  differences, element by element, and on failure says which output, which input, which
+  element, what finite differences expect and what autograd gave.
+
+hypothesis is imported only when a strategy is built, never when the engine is imported.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from . import backend
+from .functional import grads_of
+from .mode import enable_grad, no_grad
+from .tensor import Tensor
+
+xp = backend.xp
+
+
+# ---------------------------------------------------------------- strategies
+def shapes(min_dims: int = 0, max_dims: int = 3, min_side: int = 1, max_side: int = 4):
+    """Shapes from 0-d (``()``) up to ``max_dims`` axes."""
+    from hypothesis.extra import numpy as hnp
+    return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side,
+                            max_side=max_side)
+
+
+def broadcastable_shapes(num_shapes: int = 2, min_dims: int = 0, max_dims: int = 3,
+                         min_side: int = 1, max_side: int = 4):
+    """Tuples of ``num_shapes`` shapes that broadcast together (sizes of 1 and missing axes)."""
+    from hypothesis import strategies as st
+    from hypothesis.extra import numpy as hnp
+    return hnp.mutually_broadcastable_shapes(
+        num_shapes=num_shapes, min_dims=min_dims, max_dims=max_dims, min_side=min_side,
+        max_side=max_side).map(lambda bs: tuple(bs.input_shapes)) | st.just(((),) * num_shapes)
+
+
+def _elements(dtype, low: float, high: float, away_from: Sequence[float], margin: float):
+    from hypothesis import strategies as st
+    width = 32 if dtype.itemsize == 4 else 64
+    base = st.floats(low, high, allow_nan=False, allow_infinity=False, width=width)
+    if away_from:
+        base = base.filter(lambda v: all(abs(v - p) >= margin for p in away_from))
+    return base
+
+
+def arrays(shape, dtype=backend.float64, low: float = -3.0, high: float = 3.0,
+           away_from: Sequence[float] = (), margin: float = 0.1):
+    """Arrays of ``shape`` with finite elements in [low, high], at least ``margin`` away
+    from every point of ``away_from``."""
+    from hypothesis.extra import numpy as hnp
+    return hnp.arrays(xp.dtype(dtype), shape,
+                      elements=_elements(xp.dtype(dtype), low, high, away_from, margin))
+
+
+def _flag(requires_grad):
+    from hypothesis import strategies as st
+    return st.booleans() if requires_grad is None else st.just(bool(requires_grad))
+
+
+def _one_of(values):
+    from hypothesis import strategies as st
+    values = list(values)
+    return st.sampled_from(values) if len(values) > 1 else st.just(values[0])
+
+
+def make(cls, array, requires_grad: bool = False):
+    """A leaf tensor of ``cls`` over ``array``."""
+    t = cls.wrap(array)
+    if requires_grad and array.dtype.kind == "f":
+        t.set_requires_grad(True)
+    return t
+
+
+def tensors(cls, shape=None, dtypes=(backend.float64,), low: float = -3.0, high: float = 3.0,
+            away_from: Sequence[float] = (), margin: float = 0.1, requires_grad=None,
+            min_dims: int = 0, max_dims: int = 3, max_side: int = 4):
+    """Tensors of class ``cls``: ``shape`` fixed or drawn (0-d included), dtype drawn from
+    ``dtypes``, elements in [low, high] away from ``away_from``, requires-grad drawn
+    (None) or fixed."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw_tensor(draw):
+        s = draw(shapes(min_dims, max_dims, 1, max_side)) if shape is None else tuple(shape)
+        dt = draw(_one_of(dtypes))
+        arr = draw(arrays(s, dt, low, high, away_from, margin))
+        return make(cls, arr, draw(_flag(requires_grad)))
+
+    return draw_tensor()
+
+
+def tensor_pairs(cls, dtypes=(backend.float64,), low: float = -3.0, high: float = 3.0,
+                 away_from: Sequence[float] = (), margin: float = 0.1, requires_grad=None,
+                 num: int = 2, max_dims: int = 3, max_side: int = 4):
+    """Tuples of ``num`` tensors with mutually broadcastable shapes (same dtype)."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def draw_pair(draw):
+        ss = draw(broadcastable_shapes(num, 0, max_dims, 1, max_side))
+        dt = draw(_one_of(dtypes))
+        return tuple(make(cls, draw(arrays(s, dt, low, high, away_from, margin)),
+                          draw(_flag(requires_grad))) for s in ss)
+
+    return draw_pair()
+
+
+# ---------------------------------------------------------------- the assertion
+class GradientMismatch(AssertionError):
+    """autograd and finite differences disagree; the message says where."""
+
+
+def _defaults(dtype, eps, atol, rtol):
+    low = dtype.itemsize <= 4
+    return (eps if eps is not None else (1e-3 if low else 1e-6),
+            atol if atol is not None else (1e-2 if low else 1e-5),
+            rtol if rtol is not None else (1e-2 if low else 1e-3))
+
+
+def _outputs(x) -> tuple:
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+
+
+def _element(shape, flat_index: int):
+    return tuple(int(i) for i in xp.unravel_index(flat_index, shape)) if shape else ()
+
+
+def _report(order: str, of: str, col_shape, in_idx: int, in_shape, expected, got,
+            atol: float, rtol: float) -> GradientMismatch:
+    """Where (``of`` at an element, input ``in_idx`` at an element) and by how much."""
+    bad = ~(xp.abs(expected - got) <= atol + rtol * xp.abs(expected))
+    rows, cols = xp.nonzero(bad)
+    k = int(xp.argmax(xp.where(bad, xp.abs(expected - got), -1.0)))
+    r, c = divmod(k, expected.shape[1])
+    in_shape = tuple(in_shape)
+
+    def where(rr, cc):
+        return (f"d {of}{list(_element(col_shape, cc))} / "
+                f"d input {in_idx}{list(_element(in_shape, rr))}")
+
+    lines = [
+        f"{order} derivative mismatch: {of} with respect to input {in_idx} "
+        f"(shape {in_shape}): {len(rows)} of {expected.size} entries differ",
+        f"  worst: {where(r, c)}",
+        f"    expected (finite differences): {float(expected[r, c])!r}",
+        f"    got (autograd):                {float(got[r, c])!r}",
+        f"    |difference| {abs(float(expected[r, c] - got[r, c])):.3g} > "
+        f"atol {atol:g} + rtol {rtol:g} * |expected|",
+    ]
+    if len(rows) > 1:
+        lines.append("  other mismatches:")
+        for rr, cc in list(zip(rows.tolist(), cols.tolist()))[:6]:
+            if (rr, cc) != (r, c):
+                lines.append(f"    {where(rr, cc)}: expected {float(expected[rr, cc]):.6g}, "
+                             f"got {float(got[rr, cc]):.6g}")
+    return GradientMismatch("\n".join(lines))
+
+
+def _copies(tensors):
+    return [make(type(t), xp.array(t.array, copy=True), t.requires_grad)
+            if isinstance(t, Tensor) else t for t in tensors]
+
+
+def _value_arrays(fn, tensors, kwargs):
+    with no_grad():
+        outs = _outputs(fn(*tensors, **kwargs))
+    return [xp.asarray(o.array, dtype=xp.float64) for o in outs]
+
+
+def _perturbed(tensors, i, k, delta, upcast=True):
+    """Copies with element k of input i moved by delta; low-precision float inputs are
+    upcast to float64 (when ``upcast``) so the differences keep their digits."""
+    ts = []
+    for j, t in enumerate(tensors):
+        if isinstance(t, Tensor) and (j == i or (upcast and t.array.dtype.kind == "f")):
+            arr = xp.array(t.array, dtype=xp.float64 if upcast else t.array.dtype, copy=True)
+            if j == i:
+                arr.reshape(-1)[k] += delta
+            t = make(type(t), arr, t.requires_grad)
+        ts.append(t)
+    return ts
+
+
+def _can_upcast(fn, tensors, kwargs) -> bool:
+    """Whether ``fn`` runs on float64 copies of the inputs (else differences stay native)."""
+    if all(t.array.dtype == xp.float64 for t in tensors if isinstance(t, Tensor)):
+        return False
+    try:
+        _value_arrays(fn, _perturbed(tensors, -1, 0, 0.0), kwargs)
+    except Exception:
+        return False
+    return True
+
+
+def assert_gradients(fn: Callable, *tensors, order: int = 2, eps: float | None = None,
+                     atol: float | None = None, rtol: float | None = None, seed: int = 0,
+                     **kwargs) -> None:
+    """Check ``fn``'s derivatives w.r.t. the inputs that require grad against finite
+    differences: first order always, second order when ``order >= 2``.
+
+    ``fn`` takes the tensors (and ``kwargs``) and returns a tensor or a tuple of tensors.
+    Second order is checked on ``grad{i}(x) = d<fn(x), u>/d input i`` for a fixed random
+    ``u`` (the report names it ``grad{i}``).
+    Tolerances default by the inputs' precision (float64: atol 1e-5, rtol 1e-3; float32:
+    1e-2 both); differences are taken in float64 (eps 1e-6) on upcast copies of lower
+    precision inputs, unless ``fn`` refuses float64 (then natively, eps 1e-3).
+    Raises ``GradientMismatch`` (an AssertionError) naming output, input and element.
+    """
+    diff = [i for i, t in enumerate(tensors) if isinstance(t, Tensor) and t.requires_grad]
+    if not diff:
+        raise ValueError("assert_gradients: no input requires grad; nothing to check")
+    up = _can_upcast(fn, tensors, kwargs)
+    _, atol, rtol = _defaults(tensors[diff[0]].array.dtype, eps, atol, rtol)
+    eps = eps if eps is not None else (1e-6 if up else _defaults(
+        tensors[diff[0]].array.dtype, None, None, None)[0])
+    _check_first(fn, tensors, diff, eps, atol, rtol, kwargs, up)
+    if order >= 2:
+        _check_second(fn, tensors, diff, eps, atol, rtol, seed, kwargs, up)
+
+
+def _check_first(fn, tensors, diff, eps, atol, rtol, kwargs, up):
+    ts = _copies(tensors)
+    with enable_grad():
+        outs = _outputs(fn(*ts, **kwargs))
+    inputs = [ts[i] for i in diff]
+    for o_idx, out in enumerate(outs):
+        if not isinstance(out, Tensor) or out.array.dtype.kind != "f":
+            continue
+        n_out = out.array.size
+        got = [xp.zeros((ts[i].array.size, n_out)) for i in diff]
+        for j in range(n_out):
+            seed = type(out).wrap(xp.zeros(out.array.shape, dtype=out.array.dtype))
+            seed.array.reshape(-1)[j] = 1
+            for g_arr, g in zip(got, grads_of((out,), inputs, (seed,), retain_graph=True)):
+                if g is not None:
+                    g_arr[:, j] = xp.asarray(g.array, dtype=xp.float64).reshape(-1)
+        for pos, i in enumerate(diff):
+            expected = xp.zeros_like(got[pos])
+            for k in range(ts[i].array.size):
+                plus = _value_arrays(fn, _perturbed(ts, i, k, eps, up), kwargs)[o_idx]
+                minus = _value_arrays(fn, _perturbed(ts, i, k, -eps, up), kwargs)[o_idx]
+                expected[k] = ((plus - minus) / (2 * eps)).reshape(-1)
+            if not xp.all(xp.abs(expected - got[pos]) <= atol + rtol * xp.abs(expected)):
+                raise _report("first", f"output {o_idx}", out.array.shape, i,
+                              ts[i].array.shape, expected, got[pos], atol, rtol)
+
+
+def _first_grads(fn, tensors, diff, us, kwargs, create_graph=False):
+    """Gradients of sum_o <out_o, u_o> w.r.t. the diff inputs (arrays, or tensors)."""
+    with enable_grad():
+        outs = _outputs(fn(*tensors, **kwargs))
+        pairs = [(o, u) for o, u in zip(outs, us) if isinstance(o, Tensor) and u is not None]
+        seeds = tuple(type(o).wrap(u.astype(o.array.dtype)) for o, u in pairs)
+        grads = grads_of(tuple(o for o, _ in pairs), [tensors[i] for i in diff], seeds,
+                         create_graph=create_graph)
+    if create_graph:
+        return grads
+    return [xp.zeros(tensors[i].array.shape) if g is None
+            else xp.asarray(g.array, dtype=xp.float64) for g, i in zip(grads, diff)]
+
+
+def _check_second(fn, tensors, diff, eps, atol, rtol, seed, kwargs, up):
+    rng = xp.random.default_rng(seed)
+    outs = _value_arrays(fn, tensors, kwargs)
+    us = [rng.standard_normal(o.shape) for o in outs]
+    ts = _copies(tensors)
+    first = _first_grads(fn, ts, diff, us, kwargs, create_graph=True)
+    inputs = [ts[i] for i in diff]
+    for a_pos, a in enumerate(diff):  # the gradient w.r.t. input a ...
+        g = first[a_pos]
+        n_g = ts[a].array.size
+        got = [xp.zeros((ts[b].array.size, n_g)) for b in diff]
+        if g is not None and g.requires_grad:
+            for j in range(n_g):
+                s = type(g).wrap(xp.zeros(g.array.shape, dtype=g.array.dtype))
+                s.array.reshape(-1)[j] = 1
+                for arr, h in zip(got, grads_of((g,), inputs, (s,), retain_graph=True)):
+                    if h is not None:
+                        arr[:, j] = xp.asarray(h.array, dtype=xp.float64).reshape(-1)
+        for b_pos, b in enumerate(diff):  # ... differentiated w.r.t. input b
+            expected = xp.zeros_like(got[b_pos])
+            for k in range(ts[b].array.size):
+                plus = _first_grads(fn, _perturbed(ts, b, k, eps, up), diff, us, kwargs)[a_pos]
+                minus = _first_grads(fn, _perturbed(ts, b, k, -eps, up), diff, us, kwargs)[a_pos]
+                expected[k] = ((plus - minus) / (2 * eps)).reshape(-1)
+            tol_a, tol_r = atol * 10, rtol * 10  # differences of differences lose digits
+            if not xp.all(xp.abs(expected - got[b_pos]) <= tol_a + tol_r * xp.abs(expected)):
+                raise _report("second", f"grad{a}", ts[a].array.shape, b,
+                              ts[b].array.shape, expected, got[b_pos], tol_a, tol_r)
