@@ -92,8 +92,10 @@ def check_versions(n) -> None:
                 if now != was:
                     raise d.saved_modified(s, n, False, now, was)
     ov = n.out_version
-    if ov is not None and ov[0] != 0 and n.out_data is not None:
-        raise d.saved_modified(None, n, True, ov[0], 0)
+    if ov is not None and n.out_data is not None:
+        counter, was = ov if type(ov) is tuple else (ov, 0)  # (counter, version) after in place
+        if counter[0] != was:
+            raise d.saved_modified(None, n, True, counter[0], was)
 
 
 def _apply(n, g, create_graph):

@@ -70,10 +70,22 @@ def update(x, fn, *args):
         return x
     _check_leaf(x, view=False)
     old = _snapshot(x)
-    result = fn(old, *[old if a is x else a for a in args])
+    # x as another operand is saved as x itself (as torch does): the write below
+    # changes its version, so a rule that needs it refuses to run (x.mul_(x))
+    result = fn(old, *args)
     _write(x, result)
     _adopt(x, result)
+    n = result.node
+    if n is not None and n.out_version is not None and not _out_unused(n):
+        # the op saved its output, which is x from now on: later writes to x count
+        n.out_version = (x.shared_version(), x.version)
     return x
+
+
+def _out_unused(n) -> bool:
+    """pow saves its output only for the exponent's gradient (torch's pow_ with a number
+    exponent saves none, so writing to the result later is fine)."""
+    return n.op.name == "pow" and n.parents[1] is None
 
 
 def _array_key(key):

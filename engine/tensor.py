@@ -113,7 +113,8 @@ class Node:
     leaf that requires grad, or None when input i needs no gradient.
     ``versions`` holds the versions of the saved tensors when recorded (None:
     all were 0); ``out_version`` is the output's version counter when the op
-    saved its output (the list, not the tensor: no reference cycle).
+    saved its output (the list, not the tensor: no reference cycle), or
+    (counter, version) when the output was written into a tensor in place.
     ``hooks`` are the hooks of the output tensor (engine.hooks).
     """
 

@@ -516,12 +516,12 @@ class Tensor(EngineTensor):
 
     def add_(self, other, alpha=None):
         if alpha is not None:
-            other = E.mul(other, alpha)
+            other = E.mul(other, alpha) if isinstance(other, EngineTensor) else other * alpha
         return inplace.update(self, E.add, other)
 
     def sub_(self, other, alpha=None):
         if alpha is not None:
-            other = E.mul(other, alpha)
+            other = E.mul(other, alpha) if isinstance(other, EngineTensor) else other * alpha
         return inplace.update(self, E.sub, other)
 
     def mul_(self, other):
