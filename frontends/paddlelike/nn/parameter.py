@@ -13,6 +13,7 @@ from ..printing import to_string
 from ..tensor import Tensor
 
 _counters: dict[str, int] = {}
+_make = Tensor.wrap.__func__  # the engine's constructor, bound to the class we pass
 
 
 def unique_name(prefix: str) -> str:
@@ -37,7 +38,7 @@ class Parameter(Tensor):
     @classmethod
     def of(cls, array, name: str, trainable: bool = True, learning_rate: float = 1.0,
            regularizer=None, need_clip: bool = True):
-        p = cls.wrap(array)
+        p = _make(cls, array)
         p.name = name
         p.trainable_ = trainable
         p.requires_grad = trainable
@@ -47,6 +48,11 @@ class Parameter(Tensor):
         p.do_model_average = None
         p.is_distributed = False
         return p
+
+    @classmethod
+    def wrap(cls, data):
+        """Results of ops on a parameter are plain tensors, as in paddle."""
+        return Tensor.wrap(data)
 
     @property
     def trainable(self) -> bool:
