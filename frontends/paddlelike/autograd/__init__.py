@@ -71,9 +71,8 @@ def _fit(out, g):
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
 
 __getattr__ = _module_getattr("paddlelike", "paddle.autograd")
-from .py_layer import Function, PyLayer, PyLayerContext  # noqa: E402,F401
-
 # lazily evaluated jacobian/hessian (paddle.autograd.autograd) and the gradient checker
 from . import autograd  # noqa: E402
 from .autograd import hessian, jacobian  # noqa: E402,F401
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402,F401
+from .py_layer import Function, PyLayer, PyLayerContext  # noqa: E402,F401

@@ -71,9 +71,8 @@ def _batched(outputs, inputs, grads, retain_graph, create_graph, allow_unused, m
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "graph"]
 __getattr__ = module_getattr("torchlike", "torch.autograd")
-from .function import Function, once_differentiable  # noqa: E402,F401  (custom functions)
-
 # functional transforms and gradient checks (as in torch, the gradcheck function shadows
 # its submodule's name on this package; `from torch.autograd.gradcheck import ...` still works)
 from . import functional  # noqa: E402
+from .function import Function, once_differentiable  # noqa: E402,F401  (custom functions)
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402
