@@ -93,7 +93,7 @@ def train_epoch_ch3(net, train_iter, loss, updater, desc="", quiet=False):
     if isinstance(net, paddle.nn.Layer):
         net.train()
     metric = Accumulator(3)
-    bar = tqdm(train_iter, desc=desc, leave=False, disable=quiet, ncols=90)
+    bar = tqdm(train_iter, desc=desc, disable=quiet, ncols=90)
     for X, y in bar:
         y_hat = net(X)
         l = loss(y_hat, y)

@@ -37,7 +37,7 @@ trainer = paddle.optimizer.SGD(learning_rate=0.03, parameters=net.parameters())
 num_epochs = args.epochs
 history = []
 for epoch in range(num_epochs):
-    bar = tqdm(data_iter, desc=f"epoch {epoch + 1}", leave=False, disable=args.quiet, ncols=90)
+    bar = tqdm(data_iter, desc=f"epoch {epoch + 1}", disable=args.quiet, ncols=90)
     for X, y in bar:
         l = loss(net(X), y)
         trainer.clear_grad()

@@ -62,7 +62,7 @@ net, loss = linreg, squared_loss
 history = []
 for epoch in range(num_epochs):
     bar = tqdm(list(data_iter(batch_size, features, labels)), desc=f"epoch {epoch + 1}",
-               leave=False, disable=args.quiet, ncols=90)
+               disable=args.quiet, ncols=90)
     for X, y in bar:
         l = loss(net(X, w, b), y)
         l.sum().backward()
