@@ -188,6 +188,12 @@ def grads_of(outputs, inputs, seeds=None, create_graph: bool = False, retain_gra
                 s = ones_like(out)
             elif s.array.dtype != out.array.dtype:
                 s = _ew.cast(s, out.array.dtype)
+            if s.requires_grad and s.node is None:
+                # a leaf seed that is itself differentiated (double-vjp trick) goes in as a
+                # graph tensor: the scheduler copies a leaf gradient it hands to two inputs,
+                # which would cut the leaf off
+                with _Mode(True):
+                    s = _connected(s)
             root_seeds.append(s)
     if not roots:
         return (None,) * len(inputs)
