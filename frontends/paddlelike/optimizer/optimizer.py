@@ -12,6 +12,7 @@ from engine.mode import no_grad
 from engine.nn import variants as _V
 from engine.tensor import Tensor as _EngineTensor
 
+from ..nn.parameter import unique_name
 from ..regularizer import L1Decay, L2Decay
 from ..tensor import Tensor
 from .lr import LRScheduler
@@ -47,11 +48,15 @@ class Optimizer:
         self._grad_clip = grad_clip
         self._name = name
         self._accumulator_state: dict = {}  # id(param) -> {acc name: array}
+        self._accumulator_names: dict = {}  # id(param) -> {acc name: unique tensor name}
+        self._accumulators_holder: dict = {}  # loaded by set_state_dict, used on creation
         self._param_groups: list = []
         self._default_dict = {"weight_decay": self.regularization, "grad_clip": grad_clip}
         self._default_dict.update(self._group_defaults())
         parameters = list(parameters)
-        if parameters and isinstance(parameters[0], dict):
+        if not parameters:
+            pass  # paddle keeps no group; step() then fails as paddle's does
+        elif isinstance(parameters[0], dict):
             for group in parameters:
                 self._add_param_group(dict(group))
         else:
@@ -116,9 +121,31 @@ class Optimizer:
     def _uses_regularizer(self) -> bool:
         return True
 
+    def _create_accumulators(self, p) -> dict:
+        """Name the accumulators of ``p`` (paddle's unique names: a second optimizer over
+        the same parameter gets ``_1``) and fill them from a loaded state dict."""
+        state = self._accumulator_state.get(id(p))
+        if state is not None:
+            return state
+        state = self._accumulator_state[id(p)] = {}
+        names = self._accumulator_names[id(p)] = {}
+        pname = getattr(p, "name", None) or unique_name("generated_tensor")
+        for acc in self._accumulators:
+            name = unique_name(f"{pname}_{self._state_names.get(acc, acc)}")
+            names[acc] = name
+            if self._accumulators_holder:
+                if name not in self._accumulators_holder:
+                    raise AssertionError(f"Optimizer set error, {name} should in state dict")
+                v = self._accumulators_holder.pop(name)
+                arr = v.array if isinstance(v, _EngineTensor) else v
+                state[acc] = arr.astype(p.array.dtype).copy()
+        return state
+
     @no_grad()
     def step(self) -> None:
         base_lr = self.get_lr()
+        if not self._param_groups:
+            raise IndexError("list index out of range")
         for group in self._param_groups:
             pairs = [(p, p.grad) for p in group["params"]
                      if not p.stop_gradient and p.grad is not None]
@@ -128,7 +155,7 @@ class Optimizer:
             for p, g in pairs:
                 garr = self._regularized(p, g.array, group)
                 lr = base_lr * getattr(p, "optimize_attr", {}).get("learning_rate", 1.0)
-                state = self._accumulator_state.setdefault(id(p), {})
+                state = self._create_accumulators(p)
                 self._update(p.array, garr.astype(p.array.dtype, copy=False), state, lr,
                              group, p)
                 p.bump_version()
@@ -156,8 +183,7 @@ class Optimizer:
             for p in self._parameter_list:
                 state = self._accumulator_state.get(id(p))
                 if state is not None and acc in state:
-                    name = f"{p.name}_{self._state_names.get(acc, acc)}_0"
-                    out[name] = Tensor.wrap(state[acc])
+                    out[self._accumulator_names[id(p)][acc]] = Tensor.wrap(state[acc])
         if isinstance(self._learning_rate, LRScheduler):
             out["LR_Scheduler"] = self._learning_rate.state_dict()
         return out
@@ -165,17 +191,19 @@ class Optimizer:
     _state_names: dict = {}
 
     def set_state_dict(self, state_dict: dict) -> None:
+        """Accumulators are taken by name when they are created (at the next step)."""
         if isinstance(self._learning_rate, LRScheduler) and "LR_Scheduler" in state_dict:
             self._learning_rate.set_state_dict(state_dict["LR_Scheduler"])
-        for p in self._parameter_list:
-            state = self._accumulator_state.setdefault(id(p), {})
-            for acc in self._accumulators:
-                name = f"{p.name}_{self._state_names.get(acc, acc)}_0"
-                if name in state_dict:
-                    v = state_dict[name]
+        self._accumulators_holder = {k: v for k, v in state_dict.items()
+                                     if k != "LR_Scheduler"}
+        for p in self._parameter_list:  # accumulators already made take their values now
+            names = self._accumulator_names.get(id(p), {})
+            state = self._accumulator_state.get(id(p), {})
+            for acc, name in names.items():
+                if name in self._accumulators_holder:
+                    v = self._accumulators_holder.pop(name)
                     arr = v.array if isinstance(v, _EngineTensor) else v
-                    state[acc] = arr.astype(p.array.dtype).copy() if acc not in (
-                        "beta1_pow", "beta2_pow") else arr.astype(p.array.dtype).reshape(1)
+                    state[acc] = arr.astype(p.array.dtype).copy()
 
     set_dict = set_state_dict
 
