@@ -295,3 +295,40 @@ def test_same_as_paddle(case):
     want, want_warn = outcome(case, paddle)
     assert got == want
     assert got_warn == want_warn
+
+
+INPLACE_UNARY = ["exp_", "sqrt_", "rsqrt_", "reciprocal_", "round_", "floor_", "ceil_", "tanh_",
+                 "sigmoid_", "abs_", "neg_", "log_", "log1p_", "sin_", "cos_", "tan_", "sinh_",
+                 "cosh_", "asin_", "acos_", "atan_", "log2_", "log10_", "square_"]
+INPLACE_BINARY = [("pow_", (3.0,)), ("clip_", (0.2, 0.7)), ("clamp_", (0.2, 0.7)),
+                  ("scale_", (2.0, 0.5)), ("add_", ("T",)), ("subtract_", ("T",)),
+                  ("multiply_", ("T",)), ("divide_", ("T",)), ("lerp_", ("T", 0.25)),
+                  ("remainder_", ("T",)), ("masked_fill_", ("M", 2.0))]
+
+
+def _inplace_case(p, name, args):
+    x = p.to_tensor([0.1, 0.35, 0.6, 0.85], dtype="float64", stop_gradient=False)
+    other = p.to_tensor([0.5, 0.2, 0.9, 0.4], dtype="float64", stop_gradient=False)
+    mask = p.to_tensor([True, False, True, False])
+    y = x * 1
+    real = [other if a == "T" else mask if a == "M" else a for a in args]
+    r = getattr(y, name)(*real)
+    (y * p.arange(1, 5).astype("float64")).sum().backward()
+    g = other.grad
+    return (r is y, _r(y), _r(x.grad), None if g is None else _r(g), y.inplace_version)
+
+
+def _r(t):
+    return [round(v, 8) + 0.0 for v in t.tolist()]
+
+
+@pytest.mark.parametrize("name", INPLACE_UNARY)
+def test_inplace_unary_gradients(name):
+    assert outcome(lambda p: _inplace_case(p, name, ()), paddlelike) == \
+        outcome(lambda p: _inplace_case(p, name, ()), paddle)
+
+
+@pytest.mark.parametrize("name,args", INPLACE_BINARY, ids=[f"{n}{a}" for n, a in INPLACE_BINARY])
+def test_inplace_binary_gradients(name, args):
+    assert outcome(lambda p: _inplace_case(p, name, args), paddlelike) == \
+        outcome(lambda p: _inplace_case(p, name, args), paddle)

@@ -572,3 +572,42 @@ def test_same_as_torch(case):
     want, want_warn = outcome(case, torch)
     assert got == want
     assert _strip_paths(got_warn) == _strip_paths(want_warn)
+
+
+INPLACE_UNARY = ["exp_", "sqrt_", "relu_", "neg_", "abs_", "log_", "sigmoid_", "tanh_", "floor_",
+                 "ceil_", "round_", "reciprocal_", "sin_", "cos_", "square_", "rsqrt_", "log1p_",
+                 "expm1_", "sign_", "log2_", "log10_", "tan_", "atan_", "asin_", "acos_",
+                 "sinh_", "cosh_"]
+INPLACE_BINARY = [("clamp_min_", (0.3,)), ("clamp_max_", (0.4,)), ("multiply_", (3.0,)),
+                  ("divide_", (4.0,)), ("subtract_", (1.0,)), ("remainder_", (0.25,)),
+                  ("lerp_", ("T", 0.25)), ("addcmul_", ("T", "T")),
+                  ("addcdiv_", ("T", "T")), ("masked_fill_", ("M", 2.0)), ("pow_", (3,)),
+                  ("pow_", ("T",)), ("copy_", ("T",))]
+
+
+def _inplace_case(t, name, args):
+    x = t.tensor([0.1, 0.35, 0.6, 0.85], dtype=t.float64, requires_grad=True)
+    other = t.tensor([0.5, 0.2, 0.9, 0.4], dtype=t.float64, requires_grad=True)
+    mask = t.tensor([True, False, True, False])
+    y = x * 1
+    real = [other if a == "T" else mask if a == "M" else a for a in args]
+    r = getattr(y, name)(*real)
+    (y * t.arange(1, 5)).sum().backward()
+    g = other.grad
+    return (r is y, _r(y), _r(x.grad), None if g is None else _r(g))
+
+
+def _r(t):
+    return [round(v, 8) + 0.0 for v in t.tolist()]  # + 0.0: -0.0 and 0.0 alike
+
+
+@pytest.mark.parametrize("name", INPLACE_UNARY)
+def test_inplace_unary_gradients(name):
+    assert outcome(lambda t: _inplace_case(t, name, ()), torchlike) == \
+        outcome(lambda t: _inplace_case(t, name, ()), torch)
+
+
+@pytest.mark.parametrize("name,args", INPLACE_BINARY, ids=[f"{n}{a}" for n, a in INPLACE_BINARY])
+def test_inplace_binary_gradients(name, args):
+    assert outcome(lambda t: _inplace_case(t, name, args), torchlike) == \
+        outcome(lambda t: _inplace_case(t, name, args), torch)

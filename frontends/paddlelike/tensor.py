@@ -309,6 +309,25 @@ class Tensor(_EngineTensor):
     def sqrt_(self):
         return self._update(_E.sqrt)
 
+    def pow_(self, y):
+        return self._update(_E.pow, y)
+
+    def remainder_(self, y):
+        return self._update(_E.remainder, y)
+
+    mod_ = remainder_
+
+    def floor_divide_(self, y):
+        return self._update(_E.floor_divide, y)
+
+    clamp_ = clip_
+
+    def masked_fill_(self, mask, value):
+        return self._update(lambda s, m, v: _E.where_(m, v, s), mask, value)
+
+    def lerp_(self, y, weight):
+        return self._update(lambda s, e, w: _E.add(s, _E.mul(w, _E.sub(e, s))), y, weight)
+
     def gradient(self):
         """The grad as a numpy array (deprecated in paddle, still used by old code)."""
         return None if self.grad is None else self.grad.array.copy()
@@ -376,6 +395,21 @@ def _hook_helper(tensor):
         h.local_id = len(table) - 1
         return h
     return make
+
+
+def _unary_inplace(fn):
+    def method(self):
+        return self._update(fn)
+    return method
+
+
+# paddle's in-place unary methods over the engine ops
+for _name in ("rsqrt", "reciprocal", "round", "floor", "ceil", "tanh", "sigmoid", "abs", "neg",
+              "log", "log1p", "sin", "cos", "tan", "sinh", "cosh", "asin", "acos", "atan",
+              "log2", "log10", "trunc", "square"):
+    _fn = getattr(_E, _name, None)
+    if _fn is not None and _name + "_" not in Tensor.__dict__:
+        setattr(Tensor, _name + "_", _unary_inplace(_fn))
 
 
 def _as_int64(n: int):

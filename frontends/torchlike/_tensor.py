@@ -543,8 +543,62 @@ class Tensor(EngineTensor):
 
     # unary in-place methods are generated below from _UNARY
 
+    def clamp_min_(self, min):  # noqa: A002
+        return inplace.update(self, E.clamp, min, None)
+
+    def clamp_max_(self, max):  # noqa: A002
+        return inplace.update(self, E.clamp, None, max)
+
+    def multiply_(self, other):
+        return inplace.update(self, E.mul, other)
+
+    def divide_(self, other, rounding_mode=None):
+        if rounding_mode is not None:
+            raise NotImplementedError("torchlike does not implement divide_(rounding_mode=...)")
+        return inplace.update(self, E.div, other)
+
+    true_divide_ = divide_
+
+    def subtract_(self, other, alpha=None):
+        return self.sub_(other, alpha=alpha)
+
+    def remainder_(self, other):
+        return inplace.update(self, E.remainder, other)
+
+    def floor_divide_(self, other):
+        return inplace.update(self, E.floor_divide, other)
+
+    def masked_fill_(self, mask, value):
+        return inplace.update(self, lambda s, m, v: E.where_(m, v, s), mask, value)
+
+    def lerp_(self, end, weight):
+        return inplace.update(self, lambda s, e, w: E.add(s, E.mul(w, E.sub(e, s))), end,
+                              weight)
+
+    def addcmul_(self, tensor1, tensor2, value=1):
+        return inplace.update(self, lambda s, a, b: E.add(s, E.mul(E.mul(a, b), value)),
+                              tensor1, tensor2)
+
+    def addcdiv_(self, tensor1, tensor2, value=1):
+        return inplace.update(self, lambda s, a, b: E.add(s, E.mul(E.div(a, b), value)),
+                              tensor1, tensor2)
+
 
 Tensor.__module__ = "torch"
+
+
+def _unary_inplace(fn):
+    def method(self):
+        return inplace.update(self, fn)
+    return method
+
+
+# in-place forms of engine unary ops that _functions does not install
+for _name in ("rsqrt", "log1p", "expm1", "sign", "trunc", "log2", "log10", "tan", "atan", "asin",
+              "acos", "sinh", "cosh"):
+    _fn = getattr(E, _name, None)
+    if _fn is not None and not hasattr(Tensor, _name + "_"):
+        setattr(Tensor, _name + "_", _unary_inplace(_fn))
 
 
 # ---------------------------------------------------------------- helpers used above
