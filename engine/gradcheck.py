@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 from . import backend
 from .functional import grads_of
-from .mode import no_grad
 from .tensor import Tensor
 
 xp = backend.xp
@@ -68,8 +67,8 @@ def _check_inputs(inputs) -> list[int]:
 
 
 def _out_arrays(func, inputs) -> list:
-    with no_grad():
-        outs = _as_tuple(func(*inputs))
+    # in the caller's grad mode: the function may itself differentiate (a vjp, a jacobian)
+    outs = _as_tuple(func(*inputs))
     return [xp.array(o.array, copy=True) if isinstance(o, Tensor) else None for o in outs]
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from . import backend
 from .functional import grads_of
-from .mode import enable_grad, no_grad
+from .mode import enable_grad
 from .tensor import Tensor
 
 xp = backend.xp
@@ -170,7 +170,7 @@ def _copies(tensors):
 
 
 def _value_arrays(fn, tensors, kwargs):
-    with no_grad():
+    with enable_grad():  # fn may differentiate internally (a jacobian, a vjp)
         outs = _outputs(fn(*tensors, **kwargs))
     return [xp.asarray(o.array, dtype=xp.float64) for o in outs]
 
