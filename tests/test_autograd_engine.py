@@ -250,3 +250,24 @@ def test_anomaly_off_records_nothing():
     x = leaf([1.0])
     y = E.exp(x)
     assert anomaly.forward_stack(y.node) is None
+
+
+_UNARY = [E.sin, E.exp, E.tanh, E.sigmoid, lambda t: E.mul(t, t), lambda t: E.add(t, 1.5)]
+
+
+@given(st.lists(st.integers(0, len(_UNARY) - 1), min_size=1, max_size=6),
+       st.lists(st.floats(-1.5, 1.5), min_size=1, max_size=4), st.booleans())
+def test_grad_equals_backward_and_identity_hooks_change_nothing(chain, values, hooked):
+    def build(x):
+        h = x
+        for i in chain:
+            h = _UNARY[i](h)
+            if hooked:
+                hooks.register_hook(h, lambda g: g)
+        return total(h)
+
+    x1, x2 = leaf(values), leaf(values)
+    (g,) = ag.grad([build(x1)], [x1])
+    ag.backward([build(x2)])
+    np.testing.assert_allclose(g.array, x2.grad.array, rtol=1e-12)
+    assert x1.grad is None
