@@ -89,6 +89,8 @@ class Context:
     short_grads_allowed = False
     # paddle checks each returned value's type before counting them; torch counts first
     types_before_count = False
+    # paddle hands backward its incoming gradients flagged as needing grad (stop_gradient=False)
+    flag_incoming_grads = False
 
     _materialize = True
     _node_ref = None
@@ -312,6 +314,11 @@ def _call_rule(node: Node, g):
         ctx._pending = [None] * n_out
         grads = [p if (j >= _MASK_BITS or mask >> j & 1) else None
                  for j, p in enumerate(pending)]
+    if ctx.flag_incoming_grads and not state.enabled:
+        for j, gj in enumerate(grads):
+            if gj is not None and not gj.requires_grad:
+                gj = grads[j] = type(gj).wrap(gj.array)
+                gj.requires_grad = True
     if ctx._materialize:
         for j, m in enumerate(meta):
             if m is not None and grads[j] is None:

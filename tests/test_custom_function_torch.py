@@ -421,6 +421,7 @@ def missing_methods_and_misuse(m, out):
         @staticmethod
         def backward(ctx, g):
             out.append(ctx.saved_tensors)
+            out.append(_err(lambda: ctx.materialize_grads))
             return g
 
     x = m.tensor([1.0, 2.0], requires_grad=True)

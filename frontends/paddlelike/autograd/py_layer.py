@@ -35,6 +35,7 @@ class PyLayerContext(_fn.Context):
     exact_grad_shape = True
     short_grads_allowed = True
     types_before_count = True
+    flag_incoming_grads = True
 
     def saved_tensor(self) -> tuple | None:
         """What save_for_backward kept (None when nothing was saved)."""

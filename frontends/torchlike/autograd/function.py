@@ -42,6 +42,11 @@ class FunctionCtx(_fn.Context):
     def saved_tensors(self) -> tuple:
         return self.saved_values()
 
+    @property
+    def materialize_grads(self):
+        raise AttributeError("attribute 'materialize_grads' of 'torch._C._FunctionBase' objects "
+                             "is not readable")
+
 
 class BackwardCFunction(FunctionCtx, _grad_fn._NodeView):
     """Base of every ``<Name>Backward``: a ctx that is also the output's ``grad_fn``.
