@@ -320,6 +320,45 @@ def misuse(m, out):
             m.autograd.PyLayer.__name__]
 
 
+@scenario
+def hooks_and_grad_of_outputs(m, out):
+    class Split(m.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2, x * x
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            (x,) = ctx.saved_tensor()
+            return ga * 2 + gb * 2 * x
+
+    x = _x(m, (1.0, 3.0))
+    a, b = Split.apply(x)
+    (a.sum() + (b * b).sum()).backward()
+    out.append(x.grad)
+    a, b = Split.apply(x)
+    out.append(m.grad((a * b).sum(), [b, x]))
+
+
+def test_hook_on_an_output_applies():
+    """paddle 3.3.1 skips a hook registered on a PyLayer output; paddlelike runs it."""
+    class Twice(paddlelike.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            return ga * 2 + gb * 3
+
+    x = _x(paddlelike)
+    a, b = Twice.apply(x)
+    a.register_hook(lambda g: g * 10)
+    (a.sum() + b.sum()).backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [23.0, 23.0])
+
+
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_scenario_matches_paddle(name):
     paddle = pytest.importorskip("paddle")

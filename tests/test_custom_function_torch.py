@@ -482,6 +482,74 @@ def saved_tensor_modified_in_place(m, out):
     out += [_err(constant), _err(non_leaf), _err(output)]
 
 
+@scenario
+def hooks_retain_grad_and_grad_of_outputs(m, out):
+    class Split(m.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2, x * x
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            (x,) = ctx.saved_tensors
+            return ga * 2 + gb * 2 * x
+
+    x = m.tensor([1.0, 3.0], requires_grad=True)
+    a, b = Split.apply(x)
+    a.register_hook(lambda g: g * 10)
+    b.retain_grad()
+    (a.sum() + (b * b).sum()).backward()
+    out += [x.grad, b.grad, a.grad_fn.next_functions]
+    a, b = Split.apply(x)
+    z = (a * b).sum()
+    out.append(m.autograd.grad(z, [b, x]))
+
+
+@scenario
+def gradcheck_of_a_custom_function(m, out):
+    class Cube(m.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * 3 * x ** 2
+
+    class Wrong(Cube):
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * 2 * x ** 2
+
+    x = m.tensor([0.5, -1.25], dtype=m.float64, requires_grad=True)
+    out.append(m.autograd.gradcheck(Cube.apply, (x,)))
+    out.append(m.autograd.gradgradcheck(Cube.apply, (x,)))
+    out.append(m.autograd.gradcheck(Wrong.apply, (x,), raise_exception=False))
+
+
+@scenario
+def anomaly_nan_in_custom_backward(m, out):
+    class NaNBack(m.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * float("nan")
+
+    x = m.tensor([1.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with m.autograd.detect_anomaly():
+            y = NaNBack.apply(x).sum()
+            out.append(_err(lambda: y.backward()))
+
+
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_scenario_matches_torch(name):
     got, want = [], []
