@@ -112,7 +112,7 @@ class BackwardCFunction(FunctionCtx, _grad_fn._NodeView):
 def _is_overridden(cls, name: str) -> bool:
     for klass in cls.__mro__:
         if name in klass.__dict__:
-            return klass is not Function and klass is not object
+            return "_is_base_function" not in klass.__dict__ and klass is not object
     return False
 
 
@@ -129,13 +129,16 @@ class FunctionMeta(type):
         cls._op = _fn.FunctionOp(op_name)
         _grad_fn._NAMES[op_name] = node_name
         _grad_fn._classes[node_name] = backward_cls
-        cls._setup_ctx = None
         cls._signature = None
+        # decided once per class, not per call
+        cls._uses_setup_context = _is_overridden(cls, "setup_context")
+        cls._vjp_only = not _is_overridden(cls, "backward") and _is_overridden(cls, "vjp")
 
 
 class Function(metaclass=FunctionMeta):
     """Subclass with static ``forward`` and ``backward``; call with ``.apply``."""
 
+    _is_base_function = True  # its forward/backward/setup_context are the placeholders
     generate_vmap_rule = False
     clear_saved_tensors_on_access = False
 
@@ -177,14 +180,12 @@ class Function(metaclass=FunctionMeta):
 
     @classmethod
     def _user_backward(cls):
-        if not _is_overridden(cls, "backward") and _is_overridden(cls, "vjp"):
-            return cls.vjp
-        return cls.backward
+        return cls.vjp if cls._vjp_only else cls.backward
 
     @classmethod
     def apply(cls, *args, **kwargs):
         ctx = cls._backward_cls()
-        if _is_overridden(cls, "setup_context"):
+        if cls._uses_setup_context:
             sig = cls._signature
             if sig is None:
                 sig = cls._signature = inspect.signature(cls.forward)
