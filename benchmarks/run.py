@@ -173,7 +173,8 @@ Worker._send_checked = _send_checked
 
 
 # ====================================================================== timing
-def time_workloads(workers: dict, names, status: dict, rounds_override: int | None) -> dict:
+def time_workloads(workers: dict, names, status: dict, rounds_override: int | None,
+                   clock: str = "wall") -> dict:
     samples = {}
     systems = list(workers)
     for name in names:
@@ -189,7 +190,7 @@ def time_workloads(workers: dict, names, status: dict, rounds_override: int | No
                 try:
                     got = workers[system]._send_checked(
                         "time", workload=name, inner=inner, reps=reps,
-                        nograd=name.endswith("_nograd"))
+                        nograd=name.endswith("_nograd"), clock=clock)
                 except Crashed as e:
                     status[system, base] = f"crashed ({e})"
                     continue
@@ -199,7 +200,7 @@ def time_workloads(workers: dict, names, status: dict, rounds_override: int | No
     return samples
 
 
-def time_curve(workers: dict, notes: list) -> dict:
+def time_curve(workers: dict, notes: list, clock: str = "wall") -> dict:
     out = {}
     for n in CURVE:
         name = f"curve{n}"
@@ -209,7 +210,8 @@ def time_curve(workers: dict, notes: list) -> dict:
             if out.get((system, "crashed")):
                 continue
             try:
-                got = w._send_checked("time", workload=name, inner=inner, reps=reps)
+                got = w._send_checked("time", workload=name, inner=inner, reps=reps,
+                                      clock=clock)
             except Crashed as e:
                 out[system, "crashed"] = n
                 notes.append(f"{system} crashed in the cost curve at {n:,} ops: {e}")
@@ -312,6 +314,9 @@ def main(argv=None) -> int:
     ap.add_argument("--no-extras", action="store_true",
                     help="skip the cost curve, the memory runs and the 2-thread C")
     ap.add_argument("--no-write", action="store_true", help="do not write RESULTS.md")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="wall: elapsed time; cpu: the worker's CPU time (robust on a shared "
+                    "machine; the 2-thread run of C always uses wall time)")
     args = ap.parse_args(argv)
 
     systems = args.systems.split(",") if args.systems else (
@@ -346,9 +351,9 @@ def main(argv=None) -> int:
             return 0
         infos = {s: w.ask("init", system=s, threads=args.threads) if w.info is None
                  else w.info["ok"] for s, w in workers.items()}
-        samples = time_workloads(workers, names, status, args.rounds)
+        samples = time_workloads(workers, names, status, args.rounds, args.clock)
         stats = summarize(samples)
-        curve = {} if args.no_extras else time_curve(workers, notes)
+        curve = {} if args.no_extras else time_curve(workers, notes, args.clock)
     finally:
         for w in workers.values():
             w.close()
@@ -357,7 +362,9 @@ def main(argv=None) -> int:
     for s, info in infos.items():
         sections.append(f"- {s}: {info['version']}; threads: {info['threads']}")
     sections += ["", f"Medians (min–max) of interleaved rounds; one sample is the mean of the "
-                 f"workload's inner iterations. Threads: {args.threads}.", ""]
+                 f"workload's inner iterations. Threads: {args.threads}. Clock: {args.clock}"
+                 + (" (CPU time of the worker process)" if args.clock == "cpu" else "") + ".",
+                 ""]
     sections += timing_table(stats, systems, status, names, f"{args.threads} thread")
 
     if not args.no_extras:

@@ -90,6 +90,15 @@ def _status_kib(field: str) -> int:
     raise KeyError(field)
 
 
+def _trim() -> None:
+    """Hand freed heap pages back to the OS (glibc keeps them), so RSS shows live memory."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def _reset_peak_rss() -> bool:
     try:
         with open("/proc/self/clear_refs", "w") as f:
@@ -129,17 +138,21 @@ class Worker:
         return {"path": path, "engine_grad": bool(getattr(self.style, "fallback", False))}
 
     def time(self, workload: str, inner: int, reps: int, nograd: bool = False,
-             smoke: bool = False) -> dict:
+             smoke: bool = False, clock: str = "wall") -> dict:
+        """Per-iteration times; ``clock`` "cpu" counts this process's CPU time only (robust
+        on a shared machine for one-thread runs; it adds up the threads of a multi-thread
+        run), "wall" the elapsed time."""
         w = self.get(workload.replace("_nograd", ""), smoke)
         fn = w.run_nograd if nograd else w.run
+        now = time.process_time if clock == "cpu" else time.perf_counter
         fn()  # warm
         samples = []
         for _ in range(reps):
             gc.collect()
-            t0 = time.perf_counter()
+            t0 = now()
             for _ in range(inner):
                 fn()
-            samples.append((time.perf_counter() - t0) / inner)
+            samples.append((now() - t0) / inner)
         return {"samples": samples}
 
     def memory(self, workload: str, smoke: bool = False) -> dict:
@@ -147,6 +160,7 @@ class Worker:
         arrays are numpy's), and what is left once the results are dropped."""
         w = self.get(workload, smoke)
         gc.collect()
+        _trim()
         out = {}
         if _reset_peak_rss():
             base = _status_kib("VmRSS")
@@ -154,6 +168,7 @@ class Worker:
             out["rss_peak_mib"] = (_status_kib("VmHWM") - base) / 1024
             w.drop()
             gc.collect()
+            _trim()
             out["rss_after_drop_mib"] = (_status_kib("VmRSS") - base) / 1024
         if self.system in ("numpy", "torchlike", "paddlelike"):
             import tracemalloc
@@ -175,6 +190,7 @@ class Worker:
             w.run()
             if i % every == 0:
                 gc.collect()
+                _trim()
                 rss.append(_status_kib("VmRSS") / 1024)
                 objects.append(len(gc.get_objects()))
         return {"rss_mib": rss, "objects": objects}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from ..backend import default_float, ndarray, xp
+from ..backend import default_float, float32, float64, ndarray, xp
 from ..dtypes import DIM, SCALAR, ZERO_DIM, PromotionError, result_type, scalar_dtype
 from ..tensor import Tensor, record
 from . import defop, spec
@@ -28,6 +28,8 @@ def operands(x, y, op: str, float_result: bool = False):
     """Raw operands of a binary op, cast to the computation dtype, and the tensor class."""
     tx, ty = isinstance(x, Tensor), isinstance(y, Tensor)
     cls = type(x) if tx else type(y)
+    if tx or ty:
+        _TENSOR_TYPES.add(cls)
     a = x.array if tx else x
     b = y.array if ty else y
     if tx and ty:
@@ -64,13 +66,86 @@ def broadcast_failure(cls, a, b):
     return cls.dialect.broadcast(sa, sb, dim)
 
 
+# Tensor classes seen so far: a set lookup on type(x) is cheaper than isinstance chains.
+_TENSOR_TYPES: set = set()
+# Python floats as ready 0-d arrays of the tensor's float dtype, per dtype.  numpy casts a
+# Python float operand to the array's dtype anyway (NEP 50), so the result is bit for bit
+# the same; the ready array skips that conversion on every call (about a third of a small
+# op's ufunc time).  Zero is left out (0.0 and -0.0 are one dict key), and so are values a
+# float32 cannot hold.
+_CONSTS: dict = {float32: {}, float64: {}}
+_CONST_LIMIT = 3.0e38
+
+
+def _const(table, v, dt):
+    """``v`` as a 0-d array of ``dt`` from ``table`` (``v`` itself where that is unsafe)."""
+    if v == 0.0 or not -_CONST_LIMIT < v < _CONST_LIMIT:  # also NaN
+        return v
+    if len(table) > 4096:
+        table.clear()
+    z = xp.array(v, dt)
+    z.flags.writeable = False
+    table[v] = z
+    return z
+
+
 def _binary(opdef, ufunc, x, y, saved, float_result=False, save_out=False):
+    """The general path of a binary op (any operand types, promotion, errors)."""
     a, b, cls = operands(x, y, opdef.name, float_result)
     try:
         out = ufunc(a, b)
     except ValueError:
         raise broadcast_failure(cls, a, b) from None
-    return record(opdef, as_out(out), (x, y), saved(x, y), save_out=save_out, cls=cls)
+    if type(out) is not ndarray:
+        out = xp.asarray(out)
+    return record(opdef, out, (x, y), saved(x, y), None, save_out, cls)
+
+
+def _def_binary(opdef, ufunc, saved, float_result=False, save_out=False):
+    """The public function of a binary op: a fast path for the common operand pairs (a
+    tensor with a tensor of its dtype, a float tensor with a Python float), where no
+    promotion is needed, and ``_binary`` for everything else."""
+    both = saved is _both
+
+    def op(x, y):
+        cx = type(x)
+        if cx in _TENSOR_TYPES:
+            a = x.array
+            cy = type(y)
+            if cy is float:
+                table = _CONSTS.get(a.dtype)
+                if table is None:
+                    return _binary(opdef, ufunc, x, y, saved, float_result, save_out)
+                b = table.get(y)
+                if b is None:
+                    b = _const(table, y, a.dtype)
+            elif cy is cx or cy in _TENSOR_TYPES:
+                b = y.array
+                if a.dtype != b.dtype or (float_result and a.dtype.kind != "f"):
+                    return _binary(opdef, ufunc, x, y, saved, float_result, save_out)
+            else:
+                return _binary(opdef, ufunc, x, y, saved, float_result, save_out)
+        elif cx is float and type(y) in _TENSOR_TYPES:
+            b = y.array
+            cx = type(y)
+            table = _CONSTS.get(b.dtype)
+            if table is None:
+                return _binary(opdef, ufunc, x, y, saved, float_result, save_out)
+            a = table.get(x)
+            if a is None:
+                a = _const(table, x, b.dtype)
+        else:
+            return _binary(opdef, ufunc, x, y, saved, float_result, save_out)
+        try:
+            out = ufunc(a, b)
+        except ValueError:
+            raise broadcast_failure(cx, a, b) from None
+        if type(out) is not ndarray:
+            out = xp.asarray(out)
+        return record(opdef, out, (x, y), (x, y) if both else (), None, save_out, cx)
+
+    op.__name__ = op.__qualname__ = opdef.name
+    return op
 
 
 def _need(n, i) -> bool:
@@ -88,6 +163,8 @@ def _sub_vjp(n, g):
 
 def _mul_vjp(n, g):
     x, y = n.saved
+    if x is y and _need(n, 0):  # x*x: all of 2*x*g to the first input (the same node)
+        return mul(g, mul(x, 2.0)), None
     return (mul(g, y) if _need(n, 0) else None, mul(g, x) if _need(n, 1) else None)
 
 
@@ -130,40 +207,13 @@ def _both(x, y):
     return (x, y)
 
 
-def add(x, y):
-    return _binary(_add, xp.add, x, y, _none)
-
-
-def sub(x, y):
-    return _binary(_sub, xp.subtract, x, y, _none)
-
-
-def mul(x, y):
-    return _binary(_mul, xp.multiply, x, y, _both)
-
-
-def div(x, y):
-    return _binary(_div, xp.true_divide, x, y, _both, float_result=True)
-
-
-def pow(x, y):
-    return _binary(_pow, xp.power, x, y, _both, save_out=True)
-
-
-def floor_divide(x, y):
-    return _binary(_floordiv, xp.floor_divide, x, y, _none)
-
-
-def remainder(x, y):
-    return _binary(_remainder, xp.remainder, x, y, _both)
-
-
-def maximum(x, y):
-    return _binary(_maximum, xp.maximum, x, y, _both, save_out=True)
-
-
-def minimum(x, y):
-    return _binary(_minimum, xp.minimum, x, y, _both, save_out=True)
+add = _def_binary(_add, xp.add, _none)
+sub = _def_binary(_sub, xp.subtract, _none)
+mul = _def_binary(_mul, xp.multiply, _both)
+div = _def_binary(_div, xp.true_divide, _both, float_result=True)
+pow = _def_binary(_pow, xp.power, _both, save_out=True)
+floor_divide = _def_binary(_floordiv, xp.floor_divide, _none)
+remainder = _def_binary(_remainder, xp.remainder, _both)
 
 
 def _extremum_vjp(n, g):
@@ -178,6 +228,8 @@ def _extremum_vjp(n, g):
 
 _maximum = defop("maximum", _extremum_vjp)
 _minimum = defop("minimum", _extremum_vjp)
+maximum = _def_binary(_maximum, xp.maximum, _both, save_out=True)
+minimum = _def_binary(_minimum, xp.minimum, _both, save_out=True)
 
 
 # ---------------------------------------------------------------- unary math
@@ -190,9 +242,21 @@ def _unary(opdef, fn, x, save_in=False, save_out=False, float_only=True):
 
 def _def_unary(name, fn, vjp, save_in=False, save_out=False, float_only=True):
     opdef = defop(name, vjp)
-
-    def op(x):
-        return _unary(opdef, fn, x, save_in, save_out, float_only)
+    if float_only:
+        def op(x):  # _unary, inlined: one Python call less per op
+            a = x.array
+            if a.dtype.kind != "f":
+                a = a.astype(default_float)
+            out = fn(a)
+            if type(out) is not ndarray:
+                out = xp.asarray(out)
+            return record(opdef, out, (x,), (x,) if save_in else (), None, save_out)
+    else:
+        def op(x):
+            out = fn(x.array)
+            if type(out) is not ndarray:
+                out = xp.asarray(out)
+            return record(opdef, out, (x,), (x,) if save_in else (), None, save_out)
 
     op.__name__ = name
     return op
