@@ -265,8 +265,8 @@ def apply(op: FunctionOp, ctx: Context, inputs, run_forward):
                 _attach(outs[j], sel)
         _save(node, ctx, outs, diff)
     ctx._to_save = None  # what was saved now lives on the node
-    if seq:
-        return type(result)(outs) if type(result) in (tuple, list) else result
+    if seq:  # a tuple subclass (namedtuple) comes back as a plain tuple, as in torch
+        return outs if type(result) is list else tuple(outs)
     return outs[0]
 
 

@@ -550,6 +550,27 @@ def anomaly_nan_in_custom_backward(m, out):
             out.append(_err(lambda: y.backward()))
 
 
+@scenario
+def vjp_instead_of_backward_and_named_outputs(m, out):
+    import collections
+    Pair = collections.namedtuple("Pair", "double triple")
+
+    class ByVjp(m.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return Pair(x * 2, x * 3)
+
+        @staticmethod
+        def vjp(ctx, ga, gb):
+            return ga * 2 + gb * 3
+
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    p = ByVjp.apply(x)
+    out += [type(p).__name__, p]
+    (p[0] + p[1]).sum().backward()
+    out.append(x.grad)
+
+
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_scenario_matches_torch(name):
     got, want = [], []
