@@ -141,6 +141,18 @@ class Words:
     def argnum_range(self, argnum: int, n: int) -> Exception:
         return RuntimeError(f"Got argnum={argnum}, but only {n} positional inputs")
 
+    def argnums_empty(self) -> Exception:
+        return RuntimeError("argnums must be non-empty")
+
+    def argnums_unique(self, argnums) -> Exception:
+        return RuntimeError(f"argnums elements must be unique, got {argnums}")
+
+    def transform_not_tensor(self, x) -> Exception:
+        return ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
+
+    def transform_not_float(self) -> Exception:
+        return RuntimeError("only Tensors of floating point dtype can require gradients")
+
     def argnums_type(self, argnums) -> Exception:
         return RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
 
@@ -193,7 +205,7 @@ def grads_of(outputs, inputs, seeds=None, create_graph: bool = False, retain_gra
                 # graph tensor: the scheduler copies a leaf gradient it hands to two inputs,
                 # which would cut the leaf off
                 with _Mode(True):
-                    s = _connected(s)
+                    s = _ew.clone(s)  # its rule hands the gradient on unchanged
             root_seeds.append(s)
     if not roots:
         return (None,) * len(inputs)
@@ -561,7 +573,11 @@ def normalize_argnums(argnums, n: int, words: Words = WORDS):
     """(tuple of positions, was_int)."""
     if isinstance(argnums, int) and not isinstance(argnums, bool):
         nums, was_int = (argnums,), True
-    elif isinstance(argnums, tuple) and argnums and all(isinstance(a, int) for a in argnums):
+    elif isinstance(argnums, tuple) and all(isinstance(a, int) for a in argnums):
+        if not argnums:
+            raise words.argnums_empty()
+        if len(set(argnums)) != len(argnums):
+            raise words.argnums_unique(argnums)
         nums, was_int = argnums, False
     else:
         raise words.argnums_type(argnums)
@@ -578,14 +594,19 @@ class _Level:
 
     def __init__(self, args, argnums, words: Words) -> None:
         self.create_graph = state.enabled  # an outer level (or the caller) may differentiate
-        self.nums, self.was_int = normalize_argnums(argnums, len(args), words)
+        if argnums is None:  # every argument (vjp): possibly none
+            self.nums, self.was_int = tuple(range(len(args))), False
+        else:
+            self.nums, self.was_int = normalize_argnums(argnums, len(args), words)
         self.own: set = set()
         args = list(args)
         with _Mode(True):
             for a in self.nums:
                 x = args[a]
                 if not isinstance(x, Tensor):
-                    raise words.not_tensor("inputs", "grad", a, type(x))
+                    raise words.transform_not_tensor(x)
+                if x.array.dtype.kind != "f":
+                    raise words.transform_not_float()
                 if self.create_graph and x.requires_grad:
                     args[a] = _connected(x)
                 else:
@@ -657,9 +678,7 @@ def _structure(x) -> str:
 
 def vjp_fn(func: Callable, *primals, has_aux: bool = False, words: Words = WORDS):
     """``(func(*primals), cotangents -> tuple of gradients[, aux])``."""
-    level = _Level(primals, tuple(range(len(primals))), words) if primals else None
-    if level is None:
-        raise words.argnum_range(0, 0)
+    level = _Level(primals, None, words)
     with _Mode(True):
         out = func(*level.args)
         aux = None
@@ -695,7 +714,7 @@ def jacrev(func: Callable, argnums=0, has_aux: bool = False, chunk_size=None,
             aux = None
             if has_aux:
                 if not (isinstance(out, tuple) and len(out) == 2):
-                    raise words.aux_not_pair("jacrev(f, ...)(*args)")
+                    raise words.aux_not_pair("vjp(f, *primals)")
                 out, aux = out
             outs = out if isinstance(out, (tuple, list)) else (out,)
             blocks = []
