@@ -48,10 +48,7 @@ def check_nan(node, grads) -> None:
 
 def warn_failed(node) -> None:
     """The warning shown when backward fails in ``node``: the forward call that made it."""
-    stack = forward_stack(node)
-    if stack is None:
-        return
-    shown = node.out_cls.dialect.anomaly_warning(node, stack)
+    shown = node.out_cls.dialect.anomaly_warning(node, forward_stack(node))
     if shown is not None:
         message, category = shown
         warnings.warn(message, category, stacklevel=4)

@@ -82,7 +82,10 @@ class Dialect:
 
     def anomaly_warning(self, node, stack: str):
         """(message, warning class) shown when backward fails in ``node`` under anomaly
-        detection; ``stack`` is the formatted traceback of the forward call. None: no warning."""
+        detection; ``stack`` is the formatted traceback of the forward call (None when the
+        node was made with anomaly detection off). None: no warning."""
+        if stack is None:
+            return f"Error detected in {node.op.name}; no forward stack recorded", UserWarning
         return (f"Error detected in {node.op.name}. Traceback of forward call that caused the "
                 f"error:\n{stack}", UserWarning)
 

@@ -530,6 +530,21 @@ def anomaly_nan(t):
         y.sum().backward()
 
 
+def anomaly_graph_made_outside(t):
+    x = _x(t, (0.0, 1.0))
+    y = x / x
+    with t.autograd.detect_anomaly():
+        y.sum().backward()
+
+
+def anomaly_version_error(t):
+    x = _x(t, (1.0, 2.0))
+    with t.autograd.detect_anomaly():
+        a = x.exp()
+        a.add_(1)
+        a.sum().backward()
+
+
 def anomaly_set_mode(t):
     t.autograd.set_detect_anomaly(True)
     try:

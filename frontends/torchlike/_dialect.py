@@ -127,9 +127,7 @@ class TorchDialect(Dialect):
         return RuntimeError(
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: [torch.{from_np(dtype)._legacy} {_lst(shape)}]{which} is at "
-            f"version {version}; expected version {expected} instead. Hint: enable anomaly "
-            "detection to find the operation that failed to compute its gradient, with "
-            "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+            f"version {version}; expected version {expected} instead. Hint: {_version_hint()}")
 
     def unused_input(self, index: int) -> Exception:
         return RuntimeError(
@@ -156,6 +154,11 @@ class TorchDialect(Dialect):
 
     def anomaly_warning(self, node, stack: str):
         from ._grad_fn import node_name
+        if stack is None:
+            return (f"Error detected in {node_name(node)}. No forward pass information "
+                    "available. Enable detect anomaly during forward pass for more information. "
+                    "(Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/"
+                    "python_anomaly_mode.cpp:100.)", UserWarning)
         return (f"Error detected in {node_name(node)}. Traceback of forward call that caused "
                 f"the error:\n{stack} (Triggered internally at /__w/pytorch/pytorch/torch/csrc/"
                 "autograd/python_anomaly_mode.cpp:122.)", UserWarning)
@@ -209,6 +212,16 @@ class TorchDialect(Dialect):
                 f"output with shape {list(info['target_shape'])} doesn't match the broadcast "
                 f"shape {list(info['result_shape'])}")
         return RuntimeError(message)
+
+
+def _version_hint() -> str:
+    from engine.anomaly import is_enabled
+    if is_enabled():
+        return ("the backtrace further above shows the operation that failed to compute its "
+                "gradient. The variable in question was changed in there or anywhere later. "
+                "Good luck!")
+    return ("enable anomaly detection to find the operation that failed to compute its "
+            "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
 def _lst(shape) -> str:
