@@ -141,6 +141,9 @@ class Words:
     def argnum_range(self, argnum: int, n: int) -> Exception:
         return RuntimeError(f"Got argnum={argnum}, but only {n} positional inputs")
 
+    def no_rows(self) -> Exception:
+        return RuntimeError("jacobian: an output without elements has no rows to stack")
+
     def argnums_empty(self) -> Exception:
         return RuntimeError("argnums must be non-empty")
 
@@ -436,14 +439,10 @@ def _jacobian_of(i, out, inputs, create_graph, strict, vectorize, words):
             elif strict and create_graph and not g.requires_grad:
                 raise words.constant_with_graph("back", i)
             rows[k].append(g)
-    blocks = []
-    for k, inp in enumerate(inputs):
-        shape = out.array.shape + inp.array.shape
-        if not rows[k]:
-            blocks.append(type(inp).wrap(zeros_like(inp).array.reshape(-1)[:0].reshape(shape)))
-        else:
-            blocks.append(_shape.reshape(_shape.stack(rows[k], 0), shape))
-    return tuple(blocks)
+    if out.array.size == 0:  # no rows to stack: the reference refuses too
+        raise words.no_rows()
+    return tuple(_shape.reshape(_shape.stack(rows[k], 0), out.array.shape + inp.array.shape)
+                 for k, inp in enumerate(inputs))
 
 
 def hessian(func: Callable, inputs, create_graph: bool = False, strict: bool = False,

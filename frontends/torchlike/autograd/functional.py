@@ -13,6 +13,9 @@ class TorchWords(_f.Words):
     def size(self, shape) -> str:
         return f"torch.Size({list(shape)})"
 
+    def no_rows(self) -> Exception:
+        return RuntimeError("stack expects a non-empty TensorList")
+
 
 WORDS = TorchWords()
 
