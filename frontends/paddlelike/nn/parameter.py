@@ -67,6 +67,12 @@ class Parameter(Tensor):
     def persistable(self) -> bool:
         return True
 
+    def value(self):
+        """The tensor itself (a method in paddle 3.3; printing ``p.value`` shows it bound)."""
+        return self
+
+    value.__qualname__ = "monkey_patch_tensor.<locals>.value"
+
     def __repr__(self) -> str:
         return "Parameter containing:\n" + to_string(self)
 
