@@ -21,6 +21,8 @@ class Dialect:
     grad_requires_grad = False
     # torch runs retain_grad's hook after the tensor's other hooks; paddle in registration order.
     retain_grad_last = True
+    # after an in-place change the tensor retains its new value's grad (torch) or the old's.
+    retain_follows_inplace = True
     # a retained non-leaf grad adds up over backward calls (torch) or is replaced (paddle).
     retained_grad_accumulates = True
     # grad() runs the hooks of a leaf among its inputs (torch) or not (paddle).

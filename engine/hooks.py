@@ -87,6 +87,19 @@ def retain_grad(t: Tensor) -> None:
     t.retains_grad = True
 
 
+def move_retain(t: Tensor, old_node, new_node) -> None:
+    """After an in-place change ``t`` retains the gradient of its new value."""
+    h = old_node.hooks
+    if h is None:
+        return
+    for k, fn in list(h.pre.items()):
+        if type(fn) is _Retain and fn.ref() is t:
+            del h.pre[k]
+            if new_node.hooks is None:
+                new_node.hooks = Hooks()
+            new_node.hooks.pre[k] = fn
+
+
 def run_pre(hooks: Hooks, g, create_graph: bool):
     """The gradient after the tensor's hooks (and the retained copy stored)."""
     retains = []

@@ -56,8 +56,13 @@ def _write(x, result) -> None:
 
 def _adopt(x, result) -> None:
     """Make ``x`` the output of ``result``'s node (its history is rebased)."""
+    before = x.node
     x.node = result.node
     x.requires_grad = result.requires_grad
+    if (x.retains_grad and before is not None and x.node is not None
+            and x.dialect.retain_follows_inplace):
+        from .hooks import move_retain
+        move_retain(x, before, x.node)  # other hooks stay with the old value's node
 
 
 def update(x, fn, *args):

@@ -332,3 +332,17 @@ def test_inplace_unary_gradients(name):
 def test_inplace_binary_gradients(name, args):
     assert outcome(lambda p: _inplace_case(p, name, args), paddlelike) == \
         outcome(lambda p: _inplace_case(p, name, args), paddle)
+
+
+def test_retained_grad_stays_with_the_old_value_after_inplace():
+    def case(p):
+        x = _x(p, (1.0, 2.0))
+        y = x * 2
+        seen = []
+        y.retain_grads()
+        y.register_hook(lambda g: seen.append(("old", g.tolist())))
+        y.scale_(3)
+        y.register_hook(lambda g: seen.append(("new", g.tolist())))
+        (y * y).sum().backward()
+        return seen, y.grad, x.grad
+    assert outcome(case, paddlelike) == outcome(case, paddle)

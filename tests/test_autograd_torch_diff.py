@@ -626,3 +626,17 @@ def test_inplace_unary_gradients(name):
 def test_inplace_binary_gradients(name, args):
     assert outcome(lambda t: _inplace_case(t, name, args), torchlike) == \
         outcome(lambda t: _inplace_case(t, name, args), torch)
+
+
+def test_retained_grad_follows_an_inplace_change():
+    def case(t):
+        x = _x(t, (1.0, 2.0))
+        y = x * 2
+        seen = []
+        y.retain_grad()
+        y.register_hook(lambda g: seen.append(("old", g.tolist())))
+        y.mul_(3)
+        y.register_hook(lambda g: seen.append(("new", g.tolist())))
+        (y * y).sum().backward()
+        return seen, y.grad, x.grad
+    assert outcome(case, torchlike) == outcome(case, torch)

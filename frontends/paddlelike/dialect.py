@@ -82,6 +82,7 @@ class PaddleDialect(Dialect):
     grad_requires_grad = True
     refuse_rerun_without_saved = True
     retain_grad_last = False
+    retain_follows_inplace = False
     retained_grad_accumulates = False
     leaf_hooks_in_grad = False
 
