@@ -740,8 +740,37 @@ def jacrev(func: Callable, argnums=0, has_aux: bool = False, chunk_size=None,
 
 
 def hessian_fn(func: Callable, argnums=0, words: Words = WORDS):
-    """``f -> (x -> d2 f / d x2)`` as the jacobian of the jacobian."""
-    return jacrev(jacrev(func, argnums, words=words), argnums, words=words)
+    """``f -> (x -> d2 f / d x2)`` as the jacobian of the jacobian.
+
+    The reference differentiates the gradient in forward mode; block (a, b) is computed
+    here as the transpose of reverse-over-reverse block (b, a), which is the same number
+    and lands its signed zeros where forward mode does.
+    """
+    rr = jacrev(jacrev(func, argnums, words=words), argnums, words=words)
+
+    def wrapper(*args, **kwargs):
+        h = rr(*args, **kwargs)
+        nums, was_int = normalize_argnums(argnums, len(args), words)
+        sizes = [args[a].array.ndim for a in nums]
+        if isinstance(h, (tuple, list)) and not was_int:
+            return type(h)(tuple(_swap_groups(h[b][a], sizes[b], sizes[a])
+                                 for b in range(len(nums))) for a in range(len(nums)))
+        if isinstance(h, (tuple, list)):  # several outputs, one argument
+            return type(h)(_swap_groups(e, sizes[0], sizes[0]) for e in h)
+        return _swap_groups(h, sizes[0], sizes[0])
+
+    return wrapper
+
+
+def _swap_groups(t: Tensor, first: int, second: int) -> Tensor:
+    """Exchange the last two axis groups (of ``first`` then ``second`` axes)."""
+    n = t.array.ndim
+    lead = n - first - second
+    axes = (tuple(range(lead)) + tuple(range(lead + first, n))
+            + tuple(range(lead, lead + first)))
+    if axes != tuple(range(n)):
+        t = _shape.transpose(t, axes)
+    return _shape.reshape(t, t.array.shape)  # a view last, as the reference's result is
 
 
 def is_sequence(x) -> bool:

@@ -363,3 +363,34 @@ def test_jacobian_and_hessian_match_finite_differences(x):
     assert_gradients(lambda t: JF.jacobian(fn, t, create_graph=True), x, order=1)
     assert_gradients(lambda t: jfunc.grad(fn)(t), x, order=1)
     np.testing.assert_allclose(H.numpy().reshape(n, n), H.numpy().reshape(n, n).T, rtol=1e-10)
+
+
+DROPIN_SCRIPT = '''
+import torch
+import torch.func
+from torch.autograd.functional import hessian, jacobian
+from torch.autograd.gradcheck import GradcheckError, gradcheck
+from torch.func import grad, jacrev
+x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+print(jacobian(lambda a: a.sin(), x))
+print(hessian(lambda a: (a ** 3).sum(), x))
+print(grad(lambda a: (a.exp()).sum())(x))
+print(jacrev(lambda a: a * a)(x))
+print(torch.autograd.gradcheck(lambda a: a.tanh(), (x,)), gradcheck(lambda a: a.tanh(), (x,)))
+print(torch.autograd.gradgradcheck(lambda a: a.tanh(), (x,)))
+print(torch.func.hessian(lambda a: (a ** 3).sum())(x))
+print(issubclass(GradcheckError, RuntimeError))
+'''
+
+
+def test_dropin_script_prints_what_torch_prints(tmp_path):
+    pytest.importorskip("torch")
+    import subprocess
+    import sys
+    script = tmp_path / "functional_demo.py"
+    script.write_text(DROPIN_SCRIPT)
+    real = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    mine = subprocess.run([sys.executable, "-m", "torchlike", str(script)], capture_output=True,
+                          text=True)
+    assert real.returncode == 0, real.stderr
+    assert mine.stdout == real.stdout, mine.stderr

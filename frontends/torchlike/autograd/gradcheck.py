@@ -1,6 +1,8 @@
 """torch.autograd.gradcheck: the engine's checker with torch's error class and defaults."""
 from __future__ import annotations
 
+import sys
+
 from engine import gradcheck as _gc
 
 
@@ -41,3 +43,15 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-06, atol=1e-05, rto
 
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
+
+
+class _CallableModule(type(_gc)):
+    """This module is also callable as ``gradcheck``: the package attribute is the function,
+    but a drop-in import of the submodule under the framework's name rebinds that attribute
+    to the module, and scripts still call it."""
+
+    def __call__(self, *args, **kwargs):
+        return gradcheck(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
