@@ -563,6 +563,24 @@ def anomaly_check_nan_off(t):
     return x.grad
 
 
+def backward_nonleaf_inputs(t):
+    x = _x(t, (1.0, 2.0))
+    y = x * 2
+    z = (y * y).sum()
+    z.backward(inputs=[y], retain_graph=True)
+    first = (y.grad, x.grad, y.retains_grad)
+    t.autograd.backward(z, inputs=[y, x])
+    return first, y.grad, x.grad
+
+
+def backward_inputs_empty(t):
+    (_x(t) * 2).sum().backward(inputs=[])
+
+
+def backward_inputs_no_grad(t):
+    (_x(t) * 2).sum().backward(inputs=[t.ones(2)])
+
+
 CASES = [f for name, f in list(globals().items())
          if callable(f) and f.__module__ == __name__ and not name.startswith(("_", "outcome"))
          and name not in ("re", "warnings", "pytest", "torchlike")]
@@ -640,3 +658,4 @@ def test_retained_grad_follows_an_inplace_change():
         (y * y).sum().backward()
         return seen, y.grad, x.grad
     assert outcome(case, torchlike) == outcome(case, torch)
+

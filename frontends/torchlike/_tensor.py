@@ -149,8 +149,8 @@ class Tensor(EngineTensor):
 
     def backward(self, gradient=None, retain_graph=None, create_graph: bool = False,
                  inputs=None) -> None:
-        if isinstance(inputs, EngineTensor):
-            inputs = (inputs,)
+        if inputs is not None:
+            inputs = backward_inputs(inputs)
         engine_autograd.backward((self,), None if gradient is None else (gradient,),
                                  retain_graph, create_graph, inputs)
 
@@ -597,6 +597,17 @@ for _name in ("rsqrt", "log1p", "expm1", "sign", "trunc", "log2", "log10", "tan"
 
 
 # ---------------------------------------------------------------- helpers used above
+def backward_inputs(inputs) -> tuple:
+    """torch's ``backward(inputs=...)``: never empty; each input retains its grad (so a
+    non-leaf among them gets ``.grad``, and one not requiring grad is refused)."""
+    inputs = (inputs,) if isinstance(inputs, EngineTensor) else tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    for t in inputs:
+        t.retain_grad()
+    return inputs
+
+
 def _check_whole_inplace(t) -> None:
     """zero_/fill_ are setitem in the engine, but torch words them as whole-tensor ops."""
     if state.enabled and t.node is None and _rg_get(t):

@@ -30,7 +30,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool =
     grads = _seq(grad_tensors)
     if grads is not None and len(grads) < len(tensors):
         grads = grads + (None,) * (len(tensors) - len(grads))
-    _engine.backward(tensors, grads, retain_graph, create_graph, _seq(inputs))
+    if inputs is not None:
+        from .._tensor import backward_inputs
+        inputs = backward_inputs(inputs)
+    _engine.backward(tensors, grads, retain_graph, create_graph, inputs)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,
@@ -76,3 +79,5 @@ __getattr__ = module_getattr("torchlike", "torch.autograd")
 from . import functional  # noqa: E402
 from .function import Function, once_differentiable  # noqa: E402,F401  (custom functions)
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402
+
+__all__ += ["Function", "once_differentiable", "functional", "gradcheck", "gradgradcheck"]
