@@ -152,8 +152,7 @@ def _store(entry: _Retain, g, create_graph: bool) -> None:
         from .ops.elementwise import add
         new = add(old, g)
     else:
-        old.array = old.array + g.array
-        new = old
+        new = type(old).wrap(old.array + g.array)  # a new tensor each time, as torch
     if t.dialect.grad_requires_grad and new.node is None:
         new.requires_grad = True
     Tensor.__dict__["grad"].__set__(t, new)
