@@ -131,6 +131,27 @@ def second_derivative(p):
     return [round(v, 10) for v in h.tolist()]
 
 
+
+def grad_of_itself(p):
+    x = _x(p)
+    return p.grad(x, x)
+
+
+def grad_constant_create_graph(p):
+    x = _x(p)
+    return p.grad(x.sum(), x, create_graph=True)
+
+
+def grad_two_outputs(p):
+    x = _x(p)
+    return p.grad([(x * x).sum(), (x * 3).sum()], [x])
+
+
+def backward_nonscalar(p):
+    x = _x(p)
+    (x * x).backward()
+    return x.grad
+
 # ------------------------------------------------------------------ §2 hooks
 def hook_leaf(p):
     seen = []

@@ -57,8 +57,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     if no_grad_vars is not None:
         no_grad_vars = [no_grad_vars] if isinstance(no_grad_vars, Tensor) else list(no_grad_vars)
     # paddle's partial grad never frees the graph, whatever retain_graph says
-    return _autograd.grad(outputs, inputs, grad_outputs, True, create_graph,
-                          allow_unused, False, no_grad_vars)
+    grads = _autograd.grad(outputs, inputs, grad_outputs, True, create_graph,
+                           allow_unused, False, no_grad_vars)
+    if create_graph:  # paddle flags every gradient of a create_graph call as differentiable
+        for g in grads:
+            if g is not None and not g.requires_grad:
+                g.requires_grad = True
+    return grads
 
 
 def _fit(out, g):
@@ -72,7 +77,7 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is
 
 __getattr__ = _module_getattr("paddlelike", "paddle.autograd")
 # lazily evaluated jacobian/hessian (paddle.autograd.autograd) and the gradient checker
-from . import autograd  # noqa: E402
+from . import autograd  # noqa: E402,F401
 from .autograd import hessian, jacobian  # noqa: E402,F401
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402,F401
 from .py_layer import Function, PyLayer, PyLayerContext  # noqa: E402,F401
