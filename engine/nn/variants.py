@@ -309,3 +309,168 @@ def add_l1_decay(p, g, coeff: float):
 
 def zeros_like_array(a):
     return xp.zeros_like(a)
+
+
+# ---------------------------------------------------------------- distributions
+# Written with engine ops so log_prob/entropy/rsample are differentiable in the
+# distribution's parameters.  ``gen`` is an engine Generator (None: the default).
+_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+_LGAMMA = xp.vectorize(math.lgamma, otypes=[xp.float64])
+
+
+def lgamma_const(t):
+    """log Gamma of the data of ``t`` (no gradient: used on counts only)."""
+    return type(t).wrap(_LGAMMA(t.array).astype(t.array.dtype))
+
+
+def _generator(gen):
+    return default_generator if gen is None else gen
+
+
+def normal_rsample(loc, scale, shape: tuple, gen=None):
+    """loc + scale * eps with eps ~ N(0, 1) of ``shape + broadcast(loc, scale)``."""
+    batch = xp.broadcast_shapes(loc.array.shape, scale.array.shape)
+    eps = _generator(gen).rng.standard_normal(tuple(shape) + batch).astype(loc.array.dtype)
+    return E.add(loc, E.mul(scale, _const(loc, eps)))
+
+
+def normal_log_prob(loc, scale, value):
+    var = E.square(scale)
+    return E.sub(E.sub(E.neg(E.div(E.square(E.sub(value, loc)), E.mul(var, 2.0))),
+                       E.log(scale)), _LOG_SQRT_2PI)
+
+
+def normal_entropy(loc, scale):
+    """0.5 + log(sqrt(2 pi)) + log(scale), broadcast to loc's shape (no gradient to loc)."""
+    shape = xp.broadcast_shapes(loc.array.shape, scale.array.shape)
+    return S.broadcast_to(E.add(E.log(scale), 0.5 + _LOG_SQRT_2PI), shape)
+
+
+def uniform_rsample(low, high, shape: tuple, gen=None):
+    batch = xp.broadcast_shapes(low.array.shape, high.array.shape)
+    u = _generator(gen).rng.random(tuple(shape) + batch).astype(low.array.dtype)
+    return E.add(low, E.mul(E.sub(high, low), _const(low, u)))
+
+
+def uniform_open_log_prob(low, high, value):
+    """log(1/(high-low)) strictly inside (low, high), -inf elsewhere (ends included)."""
+    inside = E.logical_and(E.lt(low, value), E.lt(value, high))
+    mask = E.cast(inside, value.array.dtype)
+    with xp.errstate(divide="ignore"):  # log(0) = -inf outside is the intended value
+        return E.sub(E.log(mask), E.log(E.sub(high, low)))
+
+
+def uniform_open_prob(low, high, value):
+    inside = E.logical_and(E.lt(low, value), E.lt(value, high))
+    return E.div(E.cast(inside, value.array.dtype), E.sub(high, low))
+
+
+def uniform_entropy(low, high):
+    return E.log(E.sub(high, low))
+
+
+def normalized_by_sum(w):
+    """w / sum(w) over the last axis (weights taken as unnormalised probabilities)."""
+    return E.div(w, R.sum(w, -1, True))
+
+
+def softmax_entropy(logits):
+    """Entropy of softmax(logits) over the last axis."""
+    shifted = E.sub(logits, R.amax(logits, -1, True))
+    e = E.exp(shifted)
+    z = R.sum(e, -1, True)
+    p = E.div(e, z)
+    return E.neg(R.sum(E.mul(p, E.sub(shifted, E.log(z))), -1))
+
+
+def sample_categories(probs, shape: tuple, gen=None):
+    """Class indices drawn from rows of ``probs`` (last axis): shape ``shape + batch``."""
+    p = probs.array.astype(xp.float64)
+    p = p / p.sum(-1, keepdims=True)
+    batch = p.shape[:-1]
+    flat = p.reshape(-1, p.shape[-1])
+    n = int(xp.prod(shape)) if len(shape) else 1
+    rng = _generator(gen).rng
+    cdf = xp.cumsum(flat, -1)
+    u = rng.random((n, flat.shape[0], 1))
+    idx = (u > cdf[None]).sum(-1).clip(0, flat.shape[-1] - 1)
+    return type(probs).wrap(idx.reshape(tuple(shape) + batch).astype(int64))
+
+
+def take_last_axis(t, index):
+    """Entries of ``t`` along its last axis at ``index``.  For a 1-D ``t`` the result has
+    index's shape; otherwise a 1-D index is applied to every row (result batch + [k])
+    and a higher-rank index is used as is (take-along-axis)."""
+    idx = index.array.astype(int64)
+    if t.array.ndim == 1:
+        return S.reshape(I.take_along_axis(t, _const(t, idx.reshape(-1)), 0), idx.shape)
+    if idx.ndim == 1:
+        idx = idx.reshape((1,) * (t.array.ndim - 1) + (-1,))
+    full = xp.broadcast_to(idx, t.array.shape[:-1] + idx.shape[-1:])
+    return I.take_along_axis(t, _const(t, xp.ascontiguousarray(full)), -1)
+
+
+def multinomial_log_prob(probs, value):
+    """log n!/prod(k!) + sum k log p (0 log 0 = 0)."""
+    v = value if value.array.dtype.kind == "f" else E.cast(value, probs.array.dtype)
+    logp = E.log(probs)
+    zero_inf = (v.array == 0) & xp.isinf(logp.array)
+    logp = E.where_(_const(logp, zero_inf), E.mul(logp, 0.0), logp) if zero_inf.any() else logp
+    total = lgamma_const(E.add(R.sum(v, -1), 1.0))
+    parts = R.sum(lgamma_const(E.add(v, 1.0)), -1)
+    return E.add(E.sub(total, parts), R.sum(E.mul(v, logp), -1))
+
+
+def counts_of_draws(draws, n_classes: int, dtype):
+    """Per-class counts of category draws along the first axis."""
+    a = draws.array
+    onehot = (a[..., None] == xp.arange(n_classes)).astype(dtype)
+    return type(draws).wrap(onehot.sum(0))
+
+
+def multinomial_entropy(probs, total_count: int):
+    """n H(p) - lgamma(n+1) + sum_k sum_{j=1..n} Binom(j; n, p_k) lgamma(j+1)."""
+    dt = probs.array.dtype
+    n = float(total_count)
+    logits = E.log(normalized_by_sum(probs))
+    cat_entropy = softmax_entropy(logits)
+    support = xp.arange(1, total_count + 1, dtype=dt).reshape((-1,) + (1,) * probs.array.ndim)
+    s = _const(probs, support)
+    log_binom = (_LGAMMA(n + 1) - _LGAMMA(support + 1) - _LGAMMA(n - support + 1)).astype(dt)
+    log_pmf = E.add(E.add(_const(probs, log_binom), E.mul(s, E.log(probs))),
+                    E.mul(E.sub(n, s), E.log1p(E.neg(probs))))
+    tail = R.sum(E.mul(E.exp(log_pmf), _const(probs, _LGAMMA(support + 1).astype(dt))),
+                 (0, probs.array.ndim))
+    return E.add(E.sub(E.mul(cat_entropy, n), float(_LGAMMA(n + 1))), tail)
+
+
+def clip_probs_open(probs, eps: float):
+    return E.clamp(probs, eps, 1.0 - eps)
+
+
+def bernoulli_log_prob(probs_clipped, value):
+    """value log p + (1 - value) log(1 - p), computed from the logits stably."""
+    from .functional import binary_cross_entropy_with_logits
+    logits = E.sub(E.log(probs_clipped), E.log1p(E.neg(probs_clipped)))
+    shape = xp.broadcast_shapes(logits.array.shape, value.array.shape)
+    return E.neg(binary_cross_entropy_with_logits(S.broadcast_to(logits, shape),
+                                                  S.broadcast_to(value, shape),
+                                                  reduction="none"))
+
+
+def bernoulli_entropy_label_constant(probs_clipped):
+    """BCE-with-logits of the logits against the probabilities, the latter taken as a
+    constant label (so the gradient flows through the logits only, and is ~0)."""
+    from .functional import binary_cross_entropy_with_logits
+    logits = E.sub(E.log(probs_clipped), E.log1p(E.neg(probs_clipped)))
+    return binary_cross_entropy_with_logits(logits, _const(probs_clipped, probs_clipped.array),
+                                            reduction="none")
+
+
+def bernoulli_sample(probs, shape: tuple, gen=None):
+    u = _generator(gen).rng.random(tuple(shape) + probs.array.shape)
+    return type(probs).wrap((u < probs.array).astype(probs.array.dtype))
+
+
+def batch_shape_of(*params) -> tuple:
+    return tuple(xp.broadcast_shapes(*(p.array.shape for p in params)))
