@@ -368,3 +368,54 @@ def test_cross_entropy_wrong_weight_length():
     a, b = _both(lambda m: _error(lambda: m.nn.functional.cross_entropy(
         m.ones([2, 3]), m.to_tensor([0, 1]), weight=m.ones([4]))))
     assert a == b
+
+
+def _misuse_cases(m):
+    layer = m.nn.Linear(2, 3)
+
+    def assign_tensor_to_parameter():
+        layer.weight = m.ones([2, 3])
+
+    def assign_int_to_sublayer():
+        layer.sub = m.nn.ReLU()
+        layer.sub = 3
+
+    class NoInit(m.nn.Layer):
+        def __init__(self):
+            self.lin = m.nn.Linear(2, 2)
+
+    return [
+        assign_tensor_to_parameter, assign_int_to_sublayer, NoInit,
+        lambda: m.nn.Sequential(m.nn.ReLU())[3],
+        lambda: m.nn.LayerList([m.nn.ReLU()])[3],
+        lambda: layer.nonexistent,
+        lambda: layer.add_sublayer("x", 3),
+        lambda: layer.register_buffer("b", 3),
+        lambda: layer.add_parameter("a.b", None),
+        lambda: m.nn.Linear(2, 3)(m.ones([2, 2], dtype="float64")),
+        lambda: m.nn.MSELoss()(m.ones([2, 3]), m.ones([3, 3])),
+        lambda: m.nn.MSELoss(reduction="bad"),
+        lambda: m.nn.CrossEntropyLoss(reduction="bad")(m.ones([2, 3]), m.to_tensor([0, 1])),
+        lambda: m.nn.CrossEntropyLoss()(m.ones([2, 3]), m.to_tensor([[[0]], [[1]]])),
+        lambda: m.nn.Dropout(1.5)(m.ones([2])),
+        lambda: m.optimizer.SGD(learning_rate="a", parameters=layer.parameters()),
+        lambda: m.optimizer.SGD(learning_rate=0.1, parameters=layer.weight),
+        lambda: m.optimizer.SGD(learning_rate=0.1, parameters={"params": []}),
+    ]
+
+
+@pytest.mark.parametrize("case", range(18))
+def test_layer_and_optimizer_misuse(case):
+    a, b = _both(lambda m: _error(_misuse_cases(m)[case]))
+    assert a == b and a is not None
+
+
+def test_class_paths_print_like_paddle():
+    def probe(m):
+        return [str(type(x)) for x in (
+            m.nn.Linear(2, 2), m.nn.Sequential(), m.nn.ReLU(), m.nn.MSELoss(),
+            m.nn.Linear(2, 2).weight, m.optimizer.Adam(parameters=[]),
+            m.io.DataLoader(m.io.TensorDataset([m.ones([2])])), m.ParamAttr(),
+            m.nn.initializer.Normal(), m.nn.ClipGradByNorm(1.0))]
+    a, b = _both(probe)
+    assert a == b

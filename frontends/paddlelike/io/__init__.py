@@ -179,7 +179,9 @@ class DataLoader:
             yield collate(batch)
 
 
-for _cls in (Dataset, IterableDataset, TensorDataset, Subset, BatchSampler, DataLoader):
-    _cls.__module__ = "paddle.io"
+for _cls in (Dataset, IterableDataset, TensorDataset, Subset):
+    _cls.__module__ = "paddle.io.dataloader.dataset"
+BatchSampler.__module__ = "paddle.io.dataloader.batch_sampler"
+DataLoader.__module__ = "paddle.io.reader"
 
 __getattr__ = _module_getattr("paddlelike", "paddle.io")

@@ -37,4 +37,4 @@ class ClipGradByGlobalNorm(ClipGradBase):
         return f"Gradient Clip By GlobalNorm, global_norm={self.clip_norm:f}"
 
 
-ClipGradByNorm.__module__ = ClipGradByGlobalNorm.__module__ = "paddle.nn"
+ClipGradByNorm.__module__ = ClipGradByGlobalNorm.__module__ = "paddle.nn.clip"

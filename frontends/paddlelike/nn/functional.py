@@ -59,7 +59,19 @@ def linear(x, weight, bias=None, name=None):
     if xs and ws and xs[-1] != ws[0]:
         err = matmul_error(xs, ws)
         raise type(err)(str(err) + "  [operator < linear > error]")
+    if x.array.dtype != weight.array.dtype:
+        raise ValueError(_dtype_mismatch(weight, x) + "  [operator < linear > error]")
     return _F.linear(x, weight, bias, weight_in_out=True)
+
+
+def _dtype_mismatch(want, got) -> str:
+    from ..meta import of_np
+    w, g = of_np(want.array.dtype), of_np(got.array.dtype)
+    return (f"(InvalidArgument) The type of data we are trying to retrieve ({w.name}) does not "
+            f"match the type of data ({g.name}) currently contained in the container.\n  "
+            f"[Hint: Expected dtype() == phi::CppTypeToDataType<T>::Type(), but received "
+            f"dtype():{g.code} != phi::CppTypeToDataType<T>::Type():{w.code}.] (at "
+            "/paddle/paddle/phi/core/dense_tensor.cc:153)\n")
 
 
 def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_train",

@@ -119,13 +119,15 @@ class Layer:
 
     def add_sublayer(self, name: str, sublayer):
         if not (isinstance(sublayer, Layer) or sublayer is None):
-            raise AssertionError("The sublayer must be a Layer or None")
+            raise AssertionError
         self._sub_layers[str(name)] = sublayer
         return sublayer
 
     def add_parameter(self, name: str, parameter):
         if "." in name:
-            raise KeyError('The parameter name can not contain "."')
+            raise KeyError("The name of parameter can not contain `.`, because when you access "
+                           "the newly added parameter in the form of `self.**.**`, it will "
+                           "cause AttributeError.")
         if parameter is not None and not isinstance(parameter, Parameter):
             raise TypeError(f"The parameter to be added should be a Parameter, but received "
                             f"{type(parameter).__name__}.")
@@ -327,4 +329,4 @@ class _Handle:
         self._hooks.pop(self._id, None)
 
 
-Layer.__module__ = "paddle.nn"
+Layer.__module__ = "paddle.nn.layer.layers"

@@ -102,7 +102,8 @@ class LayerList(Layer):
     def _index(self, idx: int) -> int:
         n = len(self._sub_layers)
         if not -n <= idx < n:
-            raise IndexError(f"index {idx} is out of range")
+            raise IndexError(f"index {idx} is out of range, should be an integer in range "
+                             f"[{-n}, {n})")
         return idx + n if idx < 0 else idx
 
     def __getitem__(self, idx):
@@ -242,6 +243,9 @@ class Identity(Layer):
         return input
 
 
-for _cls in (Linear, Sequential, LayerList, ReLU, Sigmoid, Tanh, GELU, Softmax, LogSoftmax,
-             Flatten, Dropout, Identity):
-    _cls.__module__ = "paddle.nn"
+for _cls in (Linear, Flatten, Dropout, Identity):
+    _cls.__module__ = "paddle.nn.layer.common"
+for _cls in (Sequential, LayerList):
+    _cls.__module__ = "paddle.nn.layer.container"
+for _cls in (ReLU, Sigmoid, Tanh, GELU, Softmax, LogSoftmax):
+    _cls.__module__ = "paddle.nn.layer.activation"

@@ -116,4 +116,4 @@ class BCEWithLogitsLoss(Layer):
 
 for _cls in (MSELoss, L1Loss, SmoothL1Loss, CrossEntropyLoss, NLLLoss, BCELoss,
              BCEWithLogitsLoss):
-    _cls.__module__ = "paddle.nn"
+    _cls.__module__ = "paddle.nn.layer.loss"

@@ -126,7 +126,7 @@ class ParamAttr:
         raise TypeError(f"{type(arg)} cast to ParamAttr")
 
 
-ParamAttr.__module__ = "paddle"
+ParamAttr.__module__ = "paddle.base.param_attr"
 
 
 def make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, scope: str):

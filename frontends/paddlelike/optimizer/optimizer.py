@@ -370,4 +370,4 @@ def _check_adam_args(learning_rate, beta1, beta2, epsilon) -> None:
 
 
 for _cls in (Optimizer, SGD, Momentum, Adam, AdamW, RMSProp, Adagrad):
-    _cls.__module__ = "paddle.optimizer"
+    _cls.__module__ = "paddle.optimizer." + _cls.__name__.lower()
