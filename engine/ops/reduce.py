@@ -6,6 +6,7 @@ import builtins
 import math
 
 from ..backend import default_float, int64, xp
+from ..mode import state
 from ..tensor import record
 from . import defop, spec
 from .elementwise import abs, as_out, cast, div, exp, mul, ne, pow, sign, sub, where_
@@ -49,9 +50,25 @@ def expand_reduced(g, in_shape, axes, keepdims):
     return reshape(g, shape)
 
 
+_SMALL = 4096  # elements: below this a filled copy is cheaper than numpy's broadcast_to
+
+
 def _spread(g, n, axes, keepdims):
     """The output gradient ``g`` broadcast back over the input's shape."""
-    return broadcast_to(expand_reduced(g, n.shapes[0], axes, keepdims), n.shapes[0])
+    shape = n.shapes[0]
+    if not state.enabled and math.prod(shape) <= _SMALL:
+        # nothing is recorded: fill a small array in C instead of the Python-level
+        # np.broadcast_to view (several microseconds per call)
+        a = g.array
+        if axes and not keepdims:
+            kept = list(a.shape)
+            for ax in axes:
+                kept.insert(ax, 1)
+            a = a.reshape(kept)
+        out = xp.empty(shape, a.dtype)
+        out[...] = a
+        return type(g).wrap(out)
+    return broadcast_to(expand_reduced(g, shape, axes, keepdims), shape)
 
 
 def _kept(n, axes, keepdims):
