@@ -80,3 +80,11 @@ def test_concise_mlp_matches_real_paddle():
     a, b = _test_acc(real.stdout), _test_acc(ours.stdout)
     assert a >= 0.95 and b >= 0.95
     assert abs(a - b) <= 0.02
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_example_runs_on_real_paddle(name):
+    python = _real_paddle_python()
+    r = _run([str(EXAMPLES / f"{name}.py"), "--epochs", "1", "--quiet"], python=python)
+    assert r.returncode == 0, r.stderr
+    assert "epoch 1" in r.stdout
