@@ -419,3 +419,20 @@ def test_class_paths_print_like_paddle():
             m.nn.initializer.Normal(), m.nn.ClipGradByNorm(1.0))]
     a, b = _both(probe)
     assert a == b
+
+
+def test_deepcopy_dtype_and_no_bias():
+    def probe(m):
+        import copy
+        net = m.nn.Sequential(m.nn.Linear(2, 2), m.nn.ReLU())
+        twin = copy.deepcopy(net)
+        same_values = np.array_equal(twin[0].weight.numpy(), net[0].weight.numpy())
+        suffix = twin[0].weight.name.split(".", 1)[1]
+        net.to(dtype="float64")
+        nobias = m.nn.Linear(3, 1, bias_attr=False)
+        return (repr(twin), type(twin[0].weight).__name__, twin[0].weight is net[0].weight,
+                same_values, suffix.startswith("w_0_deepcopy_"), str(net[0].weight.dtype),
+                nobias.bias, [n for n, _ in nobias.named_parameters()],
+                list(nobias.state_dict().keys()))
+    a, b = _both(probe)
+    assert a == b

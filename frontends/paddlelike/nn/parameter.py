@@ -79,7 +79,7 @@ class Parameter(Tensor):
     __str__ = __repr__
 
     def __deepcopy__(self, memo):
-        p = Parameter.of(self.array.copy(), self.name, self.trainable_,
+        p = Parameter.of(self.array.copy(), self.name + unique_name("_deepcopy"), self.trainable_,
                          self.optimize_attr["learning_rate"], self.regularizer, self.need_clip)
         memo[id(self)] = p
         return p
