@@ -7,6 +7,7 @@ from engine import autograd as _engine
 from engine.dropin import module_getattr
 from engine.tensor import Tensor as _EngineTensor
 
+from .. import _grad_mode as grad_mode  # torch.autograd.grad_mode
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from . import graph
 from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
@@ -72,7 +73,7 @@ def _batched(outputs, inputs, grads, retain_graph, create_graph, allow_unused, m
 
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-           "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "graph"]
+           "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "graph", "grad_mode"]
 __getattr__ = module_getattr("torchlike", "torch.autograd")
 # functional transforms and gradient checks (as in torch, the gradcheck function shadows
 # its submodule's name on this package; `from torch.autograd.gradcheck import ...` still works)
