@@ -159,6 +159,12 @@ class DataLoader:
             for i in range(len(ds)):
                 yield self._to_list(ds[i]) if self.collate_fn is None else self.collate_fn(ds[i])
             return
+        if type(ds) is TensorDataset and self.collate_fn is None and \
+                all(isinstance(t, _EngineTensor) for t in ds.tensors):
+            # one gather per tensor gives what stacking the rows one by one would
+            for indices in self.batch_sampler:
+                yield [t[indices] for t in ds.tensors]
+            return
         for indices in self.batch_sampler:
             yield collate([ds[i] for i in indices])
 
