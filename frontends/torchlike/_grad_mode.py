@@ -48,6 +48,7 @@ class set_grad_enabled(_set_grad_enabled):  # noqa: N801
         return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
 
 
-inference_mode.__module__ = "torch.autograd.grad_mode"
+for _c in (no_grad, enable_grad, inference_mode, set_grad_enabled):
+    _c.__module__ = "torch.autograd.grad_mode"
 __all__ = ["no_grad", "enable_grad", "inference_mode", "set_grad_enabled",
            "is_inference_mode_enabled"]
