@@ -78,3 +78,13 @@ def test_softmax_with_cross_entropy():
 def test_one_hot():
     a, b = (m.nn.functional.one_hot(m.to_tensor(LAB), 6) for m in (paddle, paddlelike))
     assert repr(a) == repr(b)
+
+
+@pytest.mark.parametrize("mode", ["upscale_in_train", "downscale_in_infer"])
+def test_dropout_along_an_axis_shares_the_mask(mode):
+    def probe(m):
+        m.seed(0)
+        y = m.nn.functional.dropout(m.ones([2000, 4]), 0.5, axis=0, mode=mode).numpy()
+        return (sorted(set(y.ravel().tolist())), bool((y[:, :1] == y).all()),
+                round(float((y[:, 0] == 0).mean()), 1))
+    assert probe(paddle) == probe(paddlelike)

@@ -474,3 +474,14 @@ def bernoulli_sample(probs, shape: tuple, gen=None):
 
 def batch_shape_of(*params) -> tuple:
     return tuple(xp.broadcast_shapes(*(p.array.shape for p in params)))
+
+
+def dropout_shared_mask(x, p: float, axes, scale: bool = True, gen=None):
+    """Dropout whose mask varies only along ``axes`` (broadcast over the other axes);
+    the kept values are scaled by 1/(1-p) when ``scale``."""
+    nd = x.array.ndim
+    keep_axes = {a % nd for a in axes}
+    shape = tuple(d if i in keep_axes else 1 for i, d in enumerate(x.array.shape))
+    keep = _generator(gen).rng.random(shape) >= p
+    mask = keep / (1.0 - p) if scale and p < 1.0 else keep
+    return E.mul(x, _const(x, mask.astype(x.array.dtype)))

@@ -80,6 +80,9 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
         raise ValueError("p argument should between 0 and 1")
     if mode not in ("downscale_in_infer", "upscale_in_train"):
         raise ValueError("mode argument should be 'downscale_in_infer' or 'upscale_in_train'")
+    if axis is not None and training and p > 0:
+        axes = [axis] if isinstance(axis, int) else list(axis)
+        return _V.dropout_shared_mask(x, p, axes, scale=mode == "upscale_in_train")
     if mode == "downscale_in_infer":  # drop without rescaling; scale by 1-p at inference
         return E.mul(_F.dropout(x, p, True), 1.0 - p) if training else E.mul(x, 1.0 - p)
     return _F.dropout(x, p, training)
