@@ -581,6 +581,11 @@ def backward_inputs_no_grad(t):
     (_x(t) * 2).sum().backward(inputs=[t.ones(2)])
 
 
+def grad_named_inputs(t):
+    x, y = _x(t, (1.0, 2.0)), _x(t, (3.0, 4.0))
+    return t.autograd.grad((x * y).sum(), {"a": x, "b": y})
+
+
 CASES = [f for name, f in list(globals().items())
          if callable(f) and f.__module__ == __name__ and not name.startswith(("_", "outcome"))
          and name not in ("re", "warnings", "pytest", "torchlike")]

@@ -48,6 +48,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
         allow_unused = materialize_grads
     if not only_inputs:
         warnings.warn(ONLY_INPUTS, FutureWarning, stacklevel=2)
+    if isinstance(inputs, dict):  # torch 2.13: named inputs give named gradients
+        names = list(inputs)
+        got = grad(outputs, [inputs[k] for k in names], grad_outputs, retain_graph,
+                   create_graph, only_inputs, allow_unused, is_grads_batched,
+                   materialize_grads)
+        return dict(zip(names, got))
     outputs = _seq(outputs)
     inputs = _seq(inputs)
     grads = _seq(grad_outputs)
