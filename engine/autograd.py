@@ -5,6 +5,13 @@ how many edges lead into it (restricted to nodes on a path to ``inputs`` when
 those are given).  Pass 2 runs a node's rule once all its incoming gradients
 have arrived, frees what it saved unless ``retain_graph``, and hands each
 parent its share.  No recursion, so depth is bounded only by memory.
+
+Before a rule runs, the output's hooks see (and may replace) its summed
+gradient, and what the rule saved is checked against in-place changes since
+(version counters).  A leaf's hooks run once, before its ``.grad`` is updated.
+``grad`` returns gradients instead of accumulating them; a requested non-leaf
+whose own inputs are not requested is not expanded.  Under anomaly detection
+each rule's output is checked for NaN and a failure shows the forward stack.
 """
 from __future__ import annotations
 
