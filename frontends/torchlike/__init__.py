@@ -85,3 +85,9 @@ def is_inference(input) -> bool:  # noqa: A002 - torch's parameter name
 
 __all__ += ["is_inference_mode_enabled", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
             "is_inference"]
+
+# nn / optim / data / serialisation (issue 4, torch dialect): torch.save, torch.load, Generator
+from .serialization import load, save  # noqa: E402
+from .utils._generator import Generator  # noqa: E402
+
+__all__ += ["Generator", "load", "save"]

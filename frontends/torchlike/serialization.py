@@ -1,0 +1,264 @@
+"""torch.save / torch.load in PyTorch's zip format (readable by real torch, and back).
+
+The archive holds ``<name>/data.pkl`` (a protocol-2 pickle whose tensors refer to
+storages by persistent id), one ``<name>/data/<key>`` record per storage, and the
+version records torch writes.  Writing emits torch's own globals
+(``torch._utils._rebuild_tensor_v2``, ``torch.FloatStorage`` ...) without importing
+torch; reading maps them back onto torchlike.
+"""
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import zipfile
+from collections import OrderedDict
+
+from engine import io as EIO
+from engine.tensor import Tensor as EngineTensor
+
+from . import _dtypes
+from ._size import Size
+
+_STORAGE_OF = {
+    "float32": "FloatStorage", "float64": "DoubleStorage", "float16": "HalfStorage",
+    "int64": "LongStorage", "int32": "IntStorage", "int16": "ShortStorage",
+    "int8": "CharStorage", "uint8": "ByteStorage", "bool": "BoolStorage",
+}
+_DTYPE_OF = {v: k for k, v in _STORAGE_OF.items()}
+_ALIGN = 64
+
+
+# ---------------------------------------------------------------- writing
+class _Global:
+    """Stands for a torch global (a class or function) in the written pickle."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+
+    def __call__(self, *args):  # pickle requires reduce callables to be callable
+        raise TypeError(f"{self.module}.{self.name} is a placeholder")
+
+
+_REBUILD_TENSOR = _Global("torch._utils", "_rebuild_tensor_v2")
+_REBUILD_PARAMETER = _Global("torch._utils", "_rebuild_parameter")
+_STORAGE_GLOBALS = {name: _Global("torch", name) for name in _STORAGE_OF.values()}
+
+
+class _Storage:
+    def __init__(self, key: str, array) -> None:
+        self.key = key
+        self.array = array
+
+
+class _TorchPickler(pickle._Pickler):
+    """Pickles tensors as torch does: ``_rebuild_tensor_v2(storage, ...)`` with the storage
+    as a persistent id, written out as a separate record."""
+
+    dispatch = pickle._Pickler.dispatch.copy()
+
+    def __init__(self, file) -> None:
+        super().__init__(file, protocol=2)
+        self.storages: dict = {}  # id(array) -> _Storage (holding the array alive)
+
+    def _save_stand_in(self, obj) -> None:
+        self.write(pickle.GLOBAL + f"{obj.module}\n{obj.name}\n".encode())
+        self.memoize(obj)
+
+    def _save_dtype(self, obj) -> None:
+        self.write(pickle.GLOBAL + f"torch\n{_dtypes.to_np(obj).name}\n".encode())
+
+    dispatch[_Global] = _save_stand_in
+    dispatch[_dtypes.dtype] = _save_dtype
+
+    def persistent_id(self, obj):
+        if isinstance(obj, _Storage):
+            name = _STORAGE_OF[obj.array.dtype.name]
+            return ("storage", _STORAGE_GLOBALS[name], obj.key, "cpu", int(obj.array.size))
+        return None
+
+    def _storage(self, array) -> _Storage:
+        s = self.storages.get(id(array))
+        if s is None:
+            s = self.storages[id(array)] = _Storage(str(len(self.storages)), array)
+        return s
+
+    def reducer_override(self, obj):
+        if isinstance(obj, EngineTensor):
+            from ._tensor import Tensor
+            from .nn.parameter import Parameter
+            array = obj.array
+            if array.dtype.name not in _STORAGE_OF:
+                raise pickle.PicklingError(f"cannot save a tensor of dtype {array.dtype}")
+            if isinstance(obj, Parameter):
+                return (_REBUILD_PARAMETER, (Tensor.wrap(array), obj.requires_grad,
+                                             OrderedDict()))
+            grad = bool(obj.requires_grad) and obj.node is None
+            return (_REBUILD_TENSOR, (self._storage(array), 0, tuple(array.shape),
+                                      EIO.contiguous_strides(array.shape), grad, OrderedDict()))
+        if isinstance(obj, Size):
+            return (_SIZE, (tuple(obj),))
+        return NotImplemented
+
+
+_SIZE = _Global("torch", "Size")
+
+
+def _zip_records(prefix: str, pkl: bytes, storages: list) -> list:
+    records = [(f"{prefix}/data.pkl", pkl), (f"{prefix}/.format_version", b"1"),
+               (f"{prefix}/.storage_alignment", str(_ALIGN).encode()),
+               (f"{prefix}/byteorder", b"little")]
+    for s in storages:
+        data, _, _ = EIO.array_to_bytes(s.array)
+        records.append((f"{prefix}/data/{s.key}", data))
+    records.append((f"{prefix}/version", b"3\n"))
+    records.append((f"{prefix}/.data/serialization_id", b"0" * 40))
+    return records
+
+
+def _write_zip(f, records: list) -> None:
+    with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED) as z:
+        for name, data in records:
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_STORED
+            # pad the local header's extra field so each record's data is 64-byte aligned
+            offset = f.tell() if hasattr(f, "tell") else 0
+            start = offset + 30 + len(name.encode())
+            pad = (-(start + 4)) % _ALIGN
+            info.extra = b"FB" + pad.to_bytes(2, "little") + b"Z" * pad
+            z.writestr(info, data)
+
+
+def save(obj, f, pickle_module=None, pickle_protocol: int = 2,
+         _use_new_zipfile_serialization: bool = True, _disable_byteorder_record: bool = False
+         ) -> None:
+    buf = io.BytesIO()
+    pickler = _TorchPickler(buf)
+    pickler.dump(obj)
+    storages = list(pickler.storages.values())
+    if isinstance(f, (str, os.PathLike)):
+        prefix = os.path.splitext(os.path.basename(os.fspath(f)))[0] or "archive"
+        with open(f, "wb") as fh:
+            _write_zip(fh, _zip_records(prefix, buf.getvalue(), storages))
+    else:
+        _write_zip(f, _zip_records("archive", buf.getvalue(), storages))
+
+
+# ---------------------------------------------------------------- reading
+class _StorageType:
+    def __init__(self, dtype_name: str) -> None:
+        self.dtype_name = dtype_name
+
+
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False,
+                       backward_hooks=None, metadata=None):
+    from ._tensor import Tensor
+    t = Tensor.wrap(EIO.strided_from_flat(storage, int(storage_offset), size, stride))
+    if requires_grad:
+        t.requires_grad = True
+    return t
+
+
+def _rebuild_tensor(storage, storage_offset, size, stride):
+    return _rebuild_tensor_v2(storage, storage_offset, size, stride)
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks):
+    from .nn.parameter import Parameter
+    return Parameter(data, requires_grad)
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    return _rebuild_parameter(data, requires_grad, backward_hooks)
+
+
+_ALLOWED = {
+    ("collections", "OrderedDict"): OrderedDict,
+    ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
+    ("torch._utils", "_rebuild_tensor"): _rebuild_tensor,
+    ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
+    ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter_with_state,
+    ("torch", "Size"): Size,
+    ("builtins", "set"): set,
+    ("builtins", "frozenset"): frozenset,
+    ("builtins", "slice"): slice,
+    ("builtins", "complex"): complex,
+}
+
+
+class _TorchUnpickler(pickle.Unpickler):
+    def __init__(self, file, records, weights_only: bool) -> None:
+        super().__init__(file)
+        self.records = records
+        self.weights_only = weights_only
+        self.loaded: dict = {}
+
+    def find_class(self, module: str, name: str):
+        hit = _ALLOWED.get((module, name))
+        if hit is not None:
+            return hit
+        if module == "torch" and name in _DTYPE_OF:
+            return _StorageType(_DTYPE_OF[name])
+        if module == "torch" and isinstance(getattr(_dtypes, name, None), _dtypes.dtype):
+            return getattr(_dtypes, name)
+        if module == "torch" and name == "device":
+            from ._size import device
+            return device
+        if self.weights_only:
+            raise pickle.UnpicklingError(
+                "Weights only load failed. In PyTorch 2.6, we changed the default value of the "
+                "`weights_only` argument in `torch.load` from `False` to `True`. Re-running "
+                "`torch.load` with `weights_only` set to `False` will likely succeed, but it "
+                "can result in arbitrary code execution. Do it only if you got the file from "
+                f"a trusted source.\n Please file an issue with the following so that we can "
+                f"make `weights_only=True` compatible with your use case: WeightsUnpickler "
+                f"error: Unsupported global: GLOBAL {module}.{name} was not an allowed global "
+                "by default.")
+        if module == "torch" or module.startswith("torch."):
+            import importlib
+            shim = importlib.import_module("torchlike" + module[len("torch"):])
+            return getattr(shim, name)
+        return super().find_class(module, name)
+
+    def persistent_load(self, pid):
+        kind, storage_type, key, _location, numel = pid[:5]
+        if kind != "storage":
+            raise pickle.UnpicklingError(f"unknown persistent id {kind!r}")
+        if key not in self.loaded:
+            name = storage_type.dtype_name if isinstance(storage_type, _StorageType) \
+                else "uint8"
+            data = self.records(f"data/{key}")
+            width = len(data) // max(int(numel), 1) if numel else 1
+            if not isinstance(storage_type, _StorageType):  # untyped storage: raw bytes
+                name = "uint8"
+                numel = len(data) // width
+            self.loaded[key] = EIO.array_from_bytes(data, name, (int(numel),))
+        return self.loaded[key]
+
+
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
+         **pickle_load_args):
+    weights_only = True if weights_only is None else bool(weights_only)
+    opened = None
+    if isinstance(f, (str, os.PathLike)):
+        opened = f = open(f, "rb")
+    try:
+        if not zipfile.is_zipfile(f):
+            raise RuntimeError("torchlike reads only torch's zip file format (torch >= 1.6)")
+        f.seek(0)
+        with zipfile.ZipFile(f) as z:
+            names = z.namelist()
+            pkl = next(n for n in names if n.endswith("data.pkl"))
+            prefix = pkl[:-len("data.pkl")]
+
+            def records(name):
+                return z.read(prefix + name)
+
+            return _TorchUnpickler(io.BytesIO(z.read(pkl)), records, weights_only).load()
+    finally:
+        if opened is not None:
+            opened.close()
+
+
+__all__ = ["load", "save"]
