@@ -127,10 +127,9 @@ def keepdim_cross_entropy(x, label, weight=None, ignore_index: int = -100,
         out = E.neg(R.sum(E.mul(logp, y), ax, True))
         w_gather = None
         if weight is not None:
-            shape = [1] * nd
-            shape[ax] = weight.array.shape[-1]
-            w_gather = R.sum(E.mul(E.cast(y, weight.array.dtype), S.reshape(weight, shape)),
-                             ax, True)
+            # the class weights meet the labels along the LAST axis, whatever ``axis`` is
+            w_gather = R.sum(E.mul(E.cast(y, weight.array.dtype), weight), -1)
+            w_gather = S.reshape(w_gather, out.array.shape)
             out = E.mul(out, w_gather)
     else:
         idx = lab.astype(int64)
@@ -146,12 +145,19 @@ def keepdim_cross_entropy(x, label, weight=None, ignore_index: int = -100,
     if reduction == "sum":
         return R.sum(out)
     if reduction == "mean":
+        if ignore_index >= 0:
+            # the mask compares the final labels (smoothed or soft ones included) with
+            # ignore_index element by element
+            final = (label_t.array if soft_label and label_t is not None else lab)
+            mask = (final != ignore_index).astype(x.array.dtype)
+            if weight is None:
+                count = float(mask.sum())
+            else:
+                count = float((mask * w_gather.array).sum())
+            return E.div(R.sum(out), count + (count == 0.0))
         if weight is not None:
             total = R.sum(w_gather)
             return E.div(R.sum(out), E.add(total, E.cast(E.eq(total, 0.0), total.array.dtype)))
-        if ignore_index >= 0 and not soft_label:
-            count = float((lab != ignore_index).sum())
-            return E.div(R.sum(out), count + (count == 0.0))
         return R.mean(out)
     return S.squeeze(out, ax) if squeeze_out else out
 

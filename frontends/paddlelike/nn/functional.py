@@ -126,6 +126,17 @@ def _label_range_error(value: int, n: int, ignore_index: int) -> IndexError:
         "/paddle/paddle/phi/kernels/funcs/cross_entropy.cc:65)\n")
 
 
+def _label_smooth_kernel_message(label) -> str:
+    from ..meta import of_np
+    name = of_np(label.array.dtype).name
+    cond = ("kernel_iter == iter->second.end() && kernel_key.backend() == Backend::CPU")
+    return (f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {name}) of kernel "
+            f"`label_smooth` is not registered. Selected wrong DataType `{name}`. Paddle "
+            f"support following DataTypes: float64, float32.\n  [Hint: Expected {cond} != "
+            f"true, but received {cond}:1 == true:1.] (at "
+            "/paddle/paddle/phi/core/kernel_factory.cc:317)\n")
+
+
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean",  # noqa: A002
                   soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0, name=None):
     if reduction not in _REDUCTIONS:
@@ -141,6 +152,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if nd - 1 != ld and nd != ld:
         raise ValueError(f"Expected input_dims - 1 = label_dims or input_dims == label_dims"
                          f"             (got input_dims{nd}, label_dims{ld})")
+    if label_smoothing > 0.0 and nd == ld and label.array.dtype.kind in "iu":
+        # paddle smooths such labels as they are (no one-hot): its kernel has no int version
+        raise RuntimeError(_label_smooth_kernel_message(label))
     if not soft_label and label_smoothing == 0.0:
         n = input.array.shape[axis]
         bad = _V.first_bad_label(label, n, ignore_index)
@@ -151,6 +165,10 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         raise ValueError(f"input's class_dimension({input.array.shape[axis]}) must equal to "
                          f"weight's class_dimension({weight.array.shape[-1]}) when weight is "
                          "provided")
+    if weight is not None and soft_label:
+        ls, ws = label.array.shape, weight.array.shape
+        if ls[-1] != ws[-1]:  # paddle gathers soft-label weights by label @ weight
+            raise matmul_error(ls, ws, False, True)
     return _V.keepdim_cross_entropy(input, label, weight, ignore_index, reduction, soft_label,
                                     axis, use_softmax, label_smoothing)
 
