@@ -234,11 +234,8 @@ def as_tuple(x, arg: str, fn: str, words: Words = WORDS):
     """(was_tuple, tuple of tensors), refusing anything else."""
     if isinstance(x, Tensor):
         return False, (x,)
-    if not isinstance(x, tuple):
-        if isinstance(x, list):
-            x = tuple(x)
-        else:
-            raise words.not_tensor(arg, fn, None, type(x))
+    if not isinstance(x, tuple):  # a list is refused too, as the reference does
+        raise words.not_tensor(arg, fn, None, type(x))
     for i, el in enumerate(x):
         if not isinstance(el, Tensor):
             raise words.not_tensor(arg, fn, i, type(el))
