@@ -397,3 +397,42 @@ def test_dropin_script_prints_what_torch_prints(tmp_path):
                           text=True)
     assert real.returncode == 0, real.stderr
     assert mine.stdout == real.stdout, mine.stderr
+
+
+@settings(max_examples=15)
+@given(torchlike.testing.tensor_pairs(low=-1.5, high=1.5, requires_grad=True, max_dims=2,
+                                      max_side=3))
+def test_products_are_contractions_of_the_jacobian_and_hessian(pair):
+    """For random broadcastable pairs: vjp = v^T J, jvp = J u, hvp = H v, vhp = v^T H, and the
+    jacobian itself is differentiable (checked by finite differences with the kit)."""
+    a, b = pair
+
+    def fn(x, y):
+        return (x * y).sin() + x * x
+
+    def scalar(x, y):
+        return (fn(x, y) * y.exp()).sum()
+
+    rng = np.random.default_rng(0)
+    f64 = torchlike.float64
+    out = fn(a, b)
+    v = torchlike.tensor(rng.standard_normal(tuple(out.shape)), dtype=f64)
+    us = tuple(torchlike.tensor(rng.standard_normal(tuple(t.shape)), dtype=f64) for t in pair)
+    Ja, Jb = JF.jacobian(fn, pair)
+    no, na, nb = out.numel(), a.numel(), b.numel()
+    Ja, Jb = Ja.numpy().reshape(no, na), Jb.numpy().reshape(no, nb)
+    ga, gb = JF.vjp(fn, pair, v)[1]
+    np.testing.assert_allclose(ga.numpy().reshape(-1), v.numpy().reshape(-1) @ Ja, atol=1e-12)
+    np.testing.assert_allclose(gb.numpy().reshape(-1), v.numpy().reshape(-1) @ Jb, atol=1e-12)
+    jv = JF.jvp(fn, pair, us)[1]
+    expected = Ja @ us[0].numpy().reshape(-1) + Jb @ us[1].numpy().reshape(-1)
+    np.testing.assert_allclose(jv.numpy().reshape(-1), expected, atol=1e-12)
+    H = JF.hessian(scalar, pair)
+    flat = np.block([[H[i][j].numpy().reshape(pair[i].numel(), pair[j].numel())
+                      for j in range(2)] for i in range(2)])
+    u = np.concatenate([t.numpy().reshape(-1) for t in us])
+    hv = np.concatenate([t.numpy().reshape(-1) for t in JF.hvp(scalar, pair, us)[1]])
+    vh = np.concatenate([t.numpy().reshape(-1) for t in JF.vhp(scalar, pair, us)[1]])
+    np.testing.assert_allclose(hv, flat @ u, atol=1e-10)
+    np.testing.assert_allclose(vh, u @ flat, atol=1e-10)
+    assert_gradients(lambda x, y: JF.jacobian(fn, (x, y), create_graph=True), a, b, order=1)
