@@ -7,7 +7,6 @@ from engine.nn import schedule as NS
 
 from .optimizer import Optimizer
 
-
 _ORDER_WARNING = (
     "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
     "later, you should call them in the opposite order: `optimizer.step()` before "

@@ -91,7 +91,14 @@ class Optimizer:
         for group in self.param_groups:
             for p in group["params"]:
                 if p.grad is not None:
-                    self._update(p, self.state[p], group)
+                    state = self.state.get(p)
+                    if state is None:
+                        state = {}
+                        self._update(p, state, group)
+                        if state:  # torch keeps no entry for a stateless rule (plain SGD)
+                            self.state[p] = state
+                    else:
+                        self._update(p, state, group)
         return loss
 
     def _update(self, p, state: dict, group: dict) -> None:
