@@ -57,6 +57,13 @@ def _xy(torch):
     return torch.tensor([1.0, 2.0, 3.0]), torch.tensor([0.5, 1.5])
 
 
+def _names(x):
+    """grad_fn names of a result (None for tensors without one)."""
+    if isinstance(x, (tuple, list)):
+        return [_names(e) for e in x]
+    return None if x.grad_fn is None else x.grad_fn.name()
+
+
 def _pair(a, b):
     return (a.sum() * b, a * 2)
 
@@ -212,6 +219,19 @@ CASES = {
         t.ones(2)),
     "hvp_strict_graph_grad_fn": lambda t, F, f: F.hvp(
         lambda a: (a ** 3).sum(), _xy(t)[0], t.ones(3), create_graph=True)[1].grad_fn.name(),
+    "names_jacobian_graph": lambda t, F, f: _names(F.jacobian(lambda a: a * a, _xy(t)[0],
+                                                              create_graph=True)),
+    "names_hessian_graph": lambda t, F, f: _names(F.hessian(lambda a: (a ** 3).sum(), _xy(t)[0],
+                                                            create_graph=True)),
+    "names_products_graph": lambda t, F, f: [
+        _names(F.vjp(lambda a: a ** 3, _xy(t)[0], t.ones(3), create_graph=True)),
+        _names(F.jvp(lambda a: a ** 3, _xy(t)[0], t.ones(3), create_graph=True)),
+        _names(F.hvp(lambda a: (a ** 3).sum(), _xy(t)[0], t.ones(3), create_graph=True)),
+        _names(F.vhp(lambda a: (a ** 3).sum(), _xy(t)[0], t.ones(3), create_graph=True))],
+    "names_func_tracked": lambda t, F, f: (lambda x: [
+        _names(f.grad(lambda a: (a ** 3).sum())(x)), _names(f.jacrev(lambda a: a ** 3)(x)),
+        _names(f.hessian(lambda a: (a ** 3).sum())(x)),
+        _names(f.vjp(lambda a: a ** 3, x)[1](t.ones(3)))])(_xy(t)[0].requires_grad_()),
     "func_vjp": lambda t, F, f: (lambda o: (o[0], o[1](t.ones(3))))(
         f.vjp(lambda a: a ** 2, _xy(t)[0])),
     "func_vjp_tuple": lambda t, F, f: (lambda o: (o[0], o[1]((t.ones(3), t.tensor(1.0)))))(
