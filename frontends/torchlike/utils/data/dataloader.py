@@ -33,8 +33,10 @@ def default_convert(data):
     from ... import _creation
     if is_array(data):
         return _creation.as_tensor(data)
-    if isinstance(data, tuple):
-        return tuple(default_convert(d) for d in data)
+    if isinstance(data, tuple) and hasattr(data, "_fields"):
+        return type(data)(*(default_convert(d) for d in data))
+    if isinstance(data, tuple):  # torch turns tuples into lists here
+        return [default_convert(d) for d in data]
     if isinstance(data, list):
         return [default_convert(d) for d in data]
     if isinstance(data, dict):
