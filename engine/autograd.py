@@ -196,7 +196,9 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                 if gi is not None:
                     for j in range(i):
                         if grads[j] is gi:  # one gradient sent to two inputs: own each
-                            gi = type(gi).wrap(gi.array.copy()) if gi.node is None else gi
+                            # (a graph tensor, or a seed that requires grad, stays itself)
+                            if gi.node is None and not gi.requires_grad:
+                                gi = type(gi).wrap(gi.array.copy())
                             break
                     if gi.array.shape != n.shapes[i]:
                         gi = sum_to(gi, n.shapes[i])

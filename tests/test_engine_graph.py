@@ -368,3 +368,15 @@ def test_backward_with_inputs_accumulates_only_into_them():
     engine.backward([sum(mul(x, z))], inputs=[x])
     np.testing.assert_allclose(x.grad.array, z.array)
     assert z.grad is None
+
+
+def test_a_seed_that_requires_grad_stays_in_the_graph_when_sent_to_two_inputs():
+    """d/dz of <d(x^3)/dx seeded by z, ...>: mul(x, x) sends one gradient object to both
+    inputs; copying it there would cut the seed z out of the graph (gave 4, not 12)."""
+    from engine.autograd import grad
+    x = leaf(2.0)
+    (g,) = grad([mul(mul(x, x), x)], [x], create_graph=True)
+    z = leaf(0.0)
+    (db,) = grad([g], [x], [z], create_graph=True)
+    (dz,) = grad([db], [z])
+    np.testing.assert_allclose(dz.array, 12.0)
