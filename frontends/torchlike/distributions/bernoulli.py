@@ -1,0 +1,6 @@
+"""torch.distributions.bernoulli."""
+from __future__ import annotations
+
+from .families import Bernoulli
+
+__all__ = ["Bernoulli"]
