@@ -103,7 +103,8 @@ def sum(x, axis=None, keepdims=False, dtype=None):
     axes = reduce_axes(x, "sum", axis)
     if dtype is None and a.dtype.kind in "bui":
         dtype = int64
-    out = as_out(a.sum(axis=axes, keepdims=keepdims, dtype=dtype))
+    out = as_out(xp.add.reduce(a, axis=axes, dtype=dtype, keepdims=keepdims))  # a.sum minus
+    # numpy's Python-level wrapper (the same ufunc reduce)
     return record(_sum, out, (x,), attrs=(axes, keepdims))
 
 
