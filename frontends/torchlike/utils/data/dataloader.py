@@ -5,7 +5,7 @@ from engine.backend import is_array
 from engine.nn import data as ND
 from engine.tensor import Tensor as EngineTensor
 
-from .dataset import IterableDataset
+from .dataset import IterableDataset, TensorDataset
 
 
 def _is_tensor(x) -> bool:
@@ -121,8 +121,15 @@ class DataLoader:
             collate_fn = default_collate if self.batch_sampler is not None or (
                 self._iterable and batch_size is not None) else default_convert
         self.collate_fn = collate_fn
+        self._whole_batches = (type(dataset) is TensorDataset and collate_fn is default_collate
+                               and self.batch_sampler is not None)
 
     def _fetch(self, indices):
+        if self._whole_batches:
+            # one fancy index per tensor gives what stacking the samples would
+            from ... import _creation
+            key = _creation.tensor(indices)
+            return [t[key] for t in self.dataset.tensors]
         getitems = getattr(self.dataset, "__getitems__", None)
         if callable(getitems):
             return getitems(indices)
@@ -133,6 +140,8 @@ class DataLoader:
             return self._iter_iterable()
         if self.batch_sampler is None:
             return (self.collate_fn(self.dataset[i]) for i in self.sampler)
+        if self._whole_batches:
+            return (self._fetch(b) for b in self.batch_sampler)
         return (self.collate_fn(self._fetch(b)) for b in self.batch_sampler)
 
     def _iter_iterable(self):
