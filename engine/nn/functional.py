@@ -234,6 +234,12 @@ def binary_cross_entropy(p, y, weight=None, reduction: str = "mean"):
     return reduce_loss(loss, reduction)
 
 
+def outside_unit_interval(p) -> bool:
+    """Whether any probability lies outside [0, 1] (BCE's input check)."""
+    a = p.array
+    return bool(a.size) and bool((a < 0).any() or (a > 1).any())
+
+
 def _softplus_neg(z):
     """log(1 + exp(-z)), stable for any z (branches picked so z = 0 has the right slope)."""
     neg = E.lt(z, 0.0)

@@ -182,8 +182,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None,  # noqa:
         raise ValueError(f"Using a target size ({Size(target.array.shape)}) that is different "
                          f"to the input size ({Size(input.array.shape)}) is deprecated. Please "
                          "ensure they have the same size.")
-    a = input.array
-    if a.size and (a.min() < 0 or a.max() > 1):
+    if NF.outside_unit_interval(input):
         raise RuntimeError("all elements of input should be between 0 and 1")
     return tag(NF.binary_cross_entropy(input, target, weight, reduction),
                "BinaryCrossEntropyBackward0")
