@@ -2,7 +2,7 @@
 ignore_index, soft labels, smoothing, use_softmax) against real paddle 3.3.1."""
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import paddlelike
@@ -75,6 +75,48 @@ def _run(m, cfg):
 @given(_configs())
 def test_cross_entropy_configurations(cfg):
     a, b = _run(paddle, cfg), _run(paddlelike, cfg)
+    if isinstance(a[0], str) or isinstance(b[0], str):
+        assert a == b
+        return
+    assert a[1] == b[1]
+    np.testing.assert_allclose(a[0], b[0], rtol=2e-5, atol=2e-5)
+    np.testing.assert_allclose(a[2], b[2], rtol=2e-5, atol=2e-5)
+
+
+@st.composite
+def _nll_configs(draw):
+    return {"n": draw(st.integers(1, 4)), "c": draw(st.integers(2, 5)),
+            "extra": draw(st.lists(st.integers(1, 3), max_size=2)),
+            "seed": draw(st.integers(0, 2 ** 16)),
+            "reduction": draw(st.sampled_from(["mean", "sum", "none"])),
+            "weighted": draw(st.booleans()),
+            "ignore": draw(st.sampled_from([-100, 0, 1]))}
+
+
+def _run_nll(m, cfg):
+    rng = np.random.default_rng(cfg["seed"])
+    shape = [cfg["n"], cfg["c"], *cfg["extra"]]
+    x = rng.standard_normal(shape).astype("float32")
+    lab = rng.integers(0, cfg["c"], [cfg["n"], *cfg["extra"]]).astype("int64")
+    w = rng.uniform(0.5, 2.0, cfg["c"]).astype("float32") if cfg["weighted"] else None
+    xt = m.to_tensor(x, stop_gradient=False)
+    try:
+        out = m.nn.functional.nll_loss(m.nn.functional.log_softmax(xt, 1), m.to_tensor(lab),
+                                       weight=None if w is None else m.to_tensor(w),
+                                       ignore_index=cfg["ignore"],
+                                       reduction=cfg["reduction"])
+        out.sum().backward()
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e)
+    return out.numpy(), list(out.shape), xt.grad.numpy()
+
+
+@given(_nll_configs())
+def test_nll_loss_configurations(cfg):
+    # real paddle 3.3.1 corrupts its heap (free(): invalid next size, then hangs or aborts)
+    # in NLL over [N, C, d...] inputs with an in-range ignore_index, so those are left out
+    assume(not (cfg["extra"] and cfg["ignore"] >= 0))
+    a, b = _run_nll(paddle, cfg), _run_nll(paddlelike, cfg)
     if isinstance(a[0], str) or isinstance(b[0], str):
         assert a == b
         return

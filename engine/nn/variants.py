@@ -491,3 +491,17 @@ def dropout_shared_mask(x, p: float, axes, scale: bool = True, gen=None):
     keep = _generator(gen).rng.random(shape) >= p
     mask = keep / (1.0 - p) if scale and p < 1.0 else keep
     return E.mul(x, _const(x, mask.astype(x.array.dtype)))
+
+
+def nll_mean_zero_when_all_ignored(logp, target, weight=None, ignore_index: int = -100,
+                                   axis: int = 1):
+    """Weighted-mean NLL whose value is 0 (not nan) when no label counts."""
+    from .functional import nll_loss
+    total_loss = nll_loss(logp, target, weight, ignore_index, "sum", axis)
+    t = target.array if isinstance(target, Tensor) else as_array(target)
+    keep = t != ignore_index
+    if weight is None:
+        total = float(keep.sum())
+    else:
+        total = float((weight.array[xp.where(keep, t, 0)] * keep).sum())
+    return E.div(total_loss, total + (total == 0.0))

@@ -180,6 +180,8 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean",  # 
     bad = _V.first_bad_label(label, n, ignore_index)
     if bad is not None:
         raise ValueError(_NLL_RANGE_MESSAGE)
+    if reduction == "mean":
+        return _V.nll_mean_zero_when_all_ignored(input, label, weight, ignore_index, axis=1)
     return _F.nll_loss(input, label, weight, ignore_index, reduction, axis=1)
 
 
