@@ -73,5 +73,5 @@ def spec(name: str, fn: Callable, make: Callable, **kw) -> Spec:
 def load_all() -> None:
     """Import every family so that OPS and SPECS are complete."""
     from .. import inplace  # noqa: F401  (in-place setitem is a recorded op too)
-    from . import creation, elementwise, index, linalg, reduce, shape  # noqa: F401
     from ..nn import functional  # noqa: F401  (layer and loss specs)
+    from . import creation, elementwise, index, linalg, reduce, shape  # noqa: F401
