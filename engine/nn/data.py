@@ -80,3 +80,16 @@ def collate(batch: list, is_tensor: Callable, stack: Callable, numbers: Callable
             raise RuntimeError("each element in list of batch should be of equal size")
         return [collate(list(s), is_tensor, stack, numbers) for s in zip(*batch)]
     return batch
+
+
+def group_indices(indices, batch_size: int, drop_last: bool):
+    """Consecutive lists of ``batch_size`` indices from any iterable of indices (a sampler);
+    the short last one is kept unless ``drop_last``."""
+    batch = []
+    for i in indices:
+        batch.append(i)
+        if len(batch) == batch_size:
+            yield batch
+            batch = []
+    if batch and not drop_last:
+        yield batch

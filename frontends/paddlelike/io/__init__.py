@@ -78,14 +78,7 @@ class BatchSampler:
 
     def __iter__(self):
         if self.sampler is not None:
-            batch = []
-            for i in self.sampler:
-                batch.append(i)
-                if len(batch) == self.batch_size:
-                    yield batch
-                    batch = []
-            if batch and not self.drop_last:
-                yield batch
+            yield from _D.group_indices(self.sampler, self.batch_size, self.drop_last)
             return
         yield from _D.batch_index_lists(len(self.dataset), self.batch_size, self.shuffle,
                                         self.drop_last)

@@ -75,14 +75,7 @@ class BatchSampler:
         self.drop_last = drop_last
 
     def __iter__(self):
-        batch = []
-        for i in self.sampler:
-            batch.append(i)
-            if len(batch) == self.batch_size:
-                yield batch
-                batch = []
-        if batch and not self.drop_last:
-            yield batch
+        return ND.group_indices(self.sampler, self.batch_size, self.drop_last)
 
     def __len__(self) -> int:
         return ND.number_of_batches(len(self.sampler), self.batch_size, self.drop_last)
