@@ -277,7 +277,7 @@ def accumulate_grad(leaf: Tensor, g: Tensor, create_graph: bool = False) -> None
         leaf.grad.requires_grad = True
 
 
-def prepare_seeds(roots, grads, dialect_of=None):
+def prepare_seeds(roots, grads):
     """Check the gradient given for each root, or make the implicit one."""
     from .ops.creation import ones_like_array
     seeds = []

@@ -24,7 +24,7 @@ def _rank(a) -> int:
     return DIM if a.ndim else ZERO_DIM
 
 
-def operands(x, y, op: str, float_result: bool = False):
+def operands(x, y, float_result: bool = False):
     """Raw operands of a binary op, cast to the computation dtype, and the tensor class."""
     tx, ty = isinstance(x, Tensor), isinstance(y, Tensor)
     cls = type(x) if tx else type(y)
@@ -91,7 +91,7 @@ def _const(table, v, dt):
 
 def _binary(opdef, ufunc, x, y, saved, float_result=False, save_out=False):
     """The general path of a binary op (any operand types, promotion, errors)."""
-    a, b, cls = operands(x, y, opdef.name, float_result)
+    a, b, cls = operands(x, y, float_result)
     try:
         out = ufunc(a, b)
     except ValueError:
@@ -393,7 +393,7 @@ def where_(cond, x, y):
             return record(_where, _select_or_zero(c, a), (cond, x, y), (cond,), None,
                           False, type(x))
     if isinstance(x, Tensor) or isinstance(y, Tensor):
-        a, b, cls = operands(x, y, "where")
+        a, b, cls = operands(x, y)
     else:
         cls = type(cond)
         a, b = x, y
@@ -415,7 +415,7 @@ _compare = defop("compare", None)
 
 def _def_compare(name, ufunc):
     def op(x, y):
-        a, b, cls = operands(x, y, name)
+        a, b, cls = operands(x, y)
         try:
             out = ufunc(a, b)
         except ValueError:

@@ -44,7 +44,7 @@ def matmul(x, y):
                                 a_shape=a.shape, b_shape=b.shape)
     if a.dtype != b.dtype:
         from .elementwise import operands
-        a, b, _ = operands(x, y, "matmul")
+        a, b, _ = operands(x, y)
     ka = a.shape[-1]
     kb = b.shape[-2] if b.ndim > 1 else b.shape[0]
     if ka != kb:
