@@ -1,15 +1,25 @@
-"""The array backend: the one place that imports numpy.
+"""The array backends: the one module that imports numpy (and cupy, when a GPU is used).
 
-Everything numeric in the engine goes through ``xp`` (numpy today; cupy arrays
-will resolve to cupy through ``xp_of``) so that a second backend only has to be
-added here.
+Engine kernels never name an array library.  They take the module that owns their
+input with ``xp_of(array)`` (numpy for numpy arrays, cupy for cupy arrays, whatever a
+registered backend provides for its arrays) and create new arrays only through that
+module, so a computation stays on the device of its inputs.  ``host`` is numpy for the
+host-side work that is numpy by nature: random streams, printing, serialisation and the
+numpy references of the op table; a layering test keeps it out of the kernels.
+
+A ``Device`` is neutral: ``kind`` 'cpu' or 'gpu' and an ``index``.  The frontends spell
+it as torch's ``device('cuda:0')`` or paddle's ``Place(gpu:0)``.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
 import numpy as np
 
-xp = np
+host = np
 ndarray = np.ndarray
+xp = np  # TRANSITIONAL: kernels still being moved to xp_of(); removed when they are
 
 # dtype objects by neutral name; the frontends map their own spellings onto these.
 DTYPES = {
@@ -31,26 +41,265 @@ bool_ = DTYPES["bool"]
 default_float = float32
 
 
-def xp_of(a: object):
-    """The array module that owns ``a``."""
-    return np
+class Device(NamedTuple):
+    """Where an array lives: ``kind`` 'cpu' or 'gpu', and the device's index."""
+
+    kind: str
+    index: int = 0
+
+    def __str__(self) -> str:
+        return "cpu" if self.kind == "cpu" else f"{self.kind}:{self.index}"
 
 
+CPU = Device("cpu", 0)
+
+
+class ArrayBackend:
+    """One array library the engine computes with.
+
+    ``xp`` mirrors numpy's namespace (numpy itself, cupy, a test double); the callables
+    move arrays between the host and the backend's devices.
+    """
+
+    def __init__(self, name: str, kind: str, xp: Any, array_type: type,
+                 to_host: Callable, from_host: Callable, index_of: Callable,
+                 count: Callable[[], int], synchronize: Callable[[int], None]) -> None:
+        self.name = name
+        self.kind = kind
+        self.xp = xp
+        self.array_type = array_type
+        self.to_host = to_host          # array -> numpy array
+        self.from_host = from_host      # (numpy array, device index) -> array
+        self.index_of = index_of        # array -> device index
+        self.count = count              # () -> number of devices
+        self.synchronize = synchronize  # device index -> None
+
+    def __repr__(self) -> str:
+        return f"ArrayBackend({self.name!r}, {self.kind!r})"
+
+
+NUMPY = ArrayBackend("numpy", "cpu", np, np.ndarray, lambda a: a,
+                     lambda a, index: a, lambda a: 0, lambda: 1, lambda index: None)
+
+
+# ---------------------------------------------------------------- the GPU backend
+_gpu: ArrayBackend | None = None
+_gpu_probed = False
+
+
+def _cupy_backend() -> ArrayBackend | None:
+    """cupy as a backend when it imports and sees a device; None otherwise (silently:
+    a CPU-only install is the normal case)."""
+    try:
+        import cupy
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            return None
+    except Exception:  # not installed, no driver, no device: all mean "no GPU"
+        return None
+
+    def from_host(a, index):
+        with cupy.cuda.Device(index):
+            return cupy.asarray(a)
+
+    def synchronize(index):
+        with cupy.cuda.Device(index):
+            cupy.cuda.runtime.deviceSynchronize()
+
+    return ArrayBackend("cupy", "gpu", cupy, cupy.ndarray, cupy.asnumpy, from_host,
+                        lambda a: a.device.id, cupy.cuda.runtime.getDeviceCount, synchronize)
+
+
+def gpu_backend() -> ArrayBackend | None:
+    """The backend of GPU arrays, probed once (cupy), or the one registered."""
+    global _gpu, _gpu_probed
+    if not _gpu_probed:
+        _gpu_probed = True
+        _gpu = _cupy_backend()
+        if _gpu is not None:
+            _register(_gpu)
+    return _gpu
+
+
+def use_gpu_backend(b: ArrayBackend | None) -> ArrayBackend | None:
+    """Make ``b`` the GPU backend (tests use an array type that is not numpy's to run
+    the GPU code paths on a CPU); None forgets it.  Returns the previous one."""
+    global _gpu, _gpu_probed
+    previous = _gpu if _gpu_probed else None
+    if previous is not None:
+        MODULES.pop(previous.array_type, None)
+        _BACKEND_OF.pop(previous.array_type, None)
+        ARRAY_TYPES.discard(previous.array_type)
+    _gpu, _gpu_probed = b, b is not None
+    if b is not None:
+        _register(b)
+    return previous
+
+
+def gpu_available() -> bool:
+    return gpu_backend() is not None
+
+
+def gpu_count() -> int:
+    b = gpu_backend()
+    return 0 if b is None else b.count()
+
+
+# ---------------------------------------------------------------- dispatch on array type
+class _ModuleTable(dict):
+    """type(array) -> its array module; unknown types are resolved once."""
+
+    def __missing__(self, t: type):
+        b = _resolve(t)
+        if b is None:
+            raise TypeError(f"janusgrad cannot compute with arrays of type {t.__module__}."
+                            f"{t.__qualname__}")
+        return b.xp
+
+
+# Python numbers are host values: an op on two of them runs in numpy
+MODULES: dict = _ModuleTable({np.ndarray: np, float: np, int: np, bool: np, complex: np})
+_BACKEND_OF: dict = {np.ndarray: NUMPY}
+ARRAY_TYPES: set = {np.ndarray}
+
+
+def _register(b: ArrayBackend) -> None:
+    MODULES[b.array_type] = b.xp
+    _BACKEND_OF[b.array_type] = b
+    ARRAY_TYPES.add(b.array_type)
+
+
+def _resolve(t: type) -> ArrayBackend | None:
+    if issubclass(t, (np.ndarray, np.generic)):
+        MODULES[t] = np
+        _BACKEND_OF[t] = NUMPY
+        return NUMPY
+    if t.__module__.startswith("cupy"):
+        gpu_backend()
+    b = _BACKEND_OF.get(t)
+    if b is None:
+        for k, v in list(_BACKEND_OF.items()):
+            if issubclass(t, k):
+                b = v
+                MODULES[t] = b.xp
+                _BACKEND_OF[t] = b
+                break
+    return b
+
+
+def xp_of(a: Any):
+    """The array module that owns ``a`` (numpy for numpy arrays and scalars)."""
+    return MODULES[type(a)]
+
+
+def backend_of(a: Any) -> ArrayBackend:
+    b = _BACKEND_OF.get(type(a))
+    if b is None:
+        b = _resolve(type(a))
+        if b is None:
+            MODULES[type(a)]  # raises the TypeError
+    return b
+
+
+def device_of(a: Any) -> Device:
+    b = backend_of(a)
+    return CPU if b is NUMPY else Device(b.kind, b.index_of(a))
+
+
+def module_for(device: Device | None):
+    """The array module that creates arrays on ``device`` (None: the host)."""
+    if device is None or device.kind == "cpu":
+        return np
+    return _gpu_for(device).xp
+
+
+def _gpu_for(device: Device) -> ArrayBackend:
+    b = gpu_backend()
+    if b is None:
+        raise RuntimeError(f"no GPU is usable: cannot place an array on {device}")
+    if not 0 <= device.index < b.count():
+        raise RuntimeError(f"GPU index {device.index} is out of range: {b.count()} GPU(s)")
+    return b
+
+
+def to_host(a: Any) -> np.ndarray:
+    """A numpy array with ``a``'s values (``a`` itself when it is one)."""
+    if type(a) is np.ndarray:
+        return a
+    return backend_of(a).to_host(a)
+
+
+def to_device(a: Any, device: Device | None):
+    """``a`` on ``device`` (``a`` itself when it is there already)."""
+    if device is None:
+        return a
+    current = device_of(a)
+    if current == device:
+        return a
+    data = to_host(a)
+    if device.kind == "cpu":
+        return data
+    return _gpu_for(device).from_host(data, device.index)
+
+
+def from_host(a: Any, device: Device | None):
+    """A host array (or numpy scalar) on ``device``."""
+    if device is None or device.kind == "cpu":
+        return a
+    return _gpu_for(device).from_host(np.asarray(a), device.index)
+
+
+def synchronize(device: Device | None = None) -> None:
+    b = gpu_backend()
+    if b is not None:
+        b.synchronize(0 if device is None else device.index)
+
+
+# ---------------------------------------------------------------- small helpers
 def is_floating(dtype: np.dtype) -> bool:
     return dtype.kind == "f"
 
 
 def is_array(a: object) -> bool:
-    return isinstance(a, np.ndarray)
+    """Whether ``a`` is an array of any backend (numpy scalars are not arrays)."""
+    t = type(a)
+    if t in ARRAY_TYPES:
+        return True
+    if isinstance(a, np.ndarray):
+        return True
+    if t.__module__.startswith("cupy"):
+        return _resolve(t) is not None
+    return False
 
 
-def as_array(a: object, dtype: np.dtype | None = None) -> np.ndarray:
-    """Force a numpy result (possibly a numpy scalar) into a real ndarray."""
-    if type(a) is np.ndarray and (dtype is None or a.dtype == dtype):
-        return a
+def is_host_value(a: object) -> bool:
+    """Numpy arrays and numpy scalars: data that lives on the host."""
+    return isinstance(a, (np.ndarray, np.generic))
+
+
+def as_array(a: object, dtype: np.dtype | None = None):
+    """A kernel's result as an array of its own backend: numpy scalars and Python
+    numbers become host arrays, device arrays stay where they are."""
+    t = type(a)
+    if t in ARRAY_TYPES:
+        return a if dtype is None or a.dtype == dtype else a.astype(dtype)
     return np.asarray(a, dtype=dtype)
 
 
-def scalar_of(a: np.ndarray):
+def scalar_of(a: Any):
     """The Python number held by a one-element array."""
     return a.reshape(-1)[0].item()
+
+
+_CONSTANTS: dict = {}
+
+
+def constant(xp: Any, value: float, dtype: np.dtype):
+    """``value`` as a read-only 0-d array of ``dtype`` in module ``xp``, cached."""
+    key = (xp, value, dtype)
+    c = _CONSTANTS.get(key)
+    if c is None:
+        if len(_CONSTANTS) > 8192:
+            _CONSTANTS.clear()
+        c = xp.asarray(value, dtype=dtype)
+        _CONSTANTS[key] = c
+    return c

@@ -25,6 +25,8 @@ class Dialect:
     retain_follows_inplace = True
     # a retained non-leaf grad adds up over backward calls (torch) or is replaced (paddle).
     retained_grad_accumulates = True
+    # a 0-d host tensor may be an operand of an op on a GPU tensor (torch), or not.
+    host_scalars_join_devices = False
     # grad() runs the hooks of a leaf among its inputs (torch) or not (paddle).
     leaf_hooks_in_grad = True
 
@@ -103,6 +105,12 @@ class Dialect:
 
     def broadcast(self, a_shape, b_shape, dim: int) -> Exception:
         return ValueError(f"shapes {tuple(a_shape)} and {tuple(b_shape)} do not broadcast")
+
+    def device_mismatch(self, op: str, devices) -> Exception:
+        """Operands of one op on different devices (``devices``: engine Devices, in the
+        order the operands came)."""
+        return RuntimeError(f"{op}: operands are on different devices: "
+                            f"{', '.join(str(d) for d in devices)}")
 
     def promotion(self, a, b) -> Exception:
         return TypeError(f"cannot combine dtypes {a} and {b}")

@@ -75,3 +75,14 @@ def load_all() -> None:
     from .. import inplace  # noqa: F401  (in-place setitem is a recorded op too)
     from ..nn import functional  # noqa: F401  (layer and loss specs)
     from . import creation, elementwise, index, linalg, reduce, shape  # noqa: F401
+
+
+def check_same_device(cls, op: str, *arrays) -> None:
+    """Raise the dialect's error when the arrays of one op live on different devices.
+
+    Called where a kernel failed with TypeError, the way array libraries refuse operands
+    of another library, so the check costs nothing when the devices agree."""
+    from ..backend import device_of, is_array
+    devices = [device_of(a) for a in arrays if is_array(a)]
+    if any(d != devices[0] for d in devices):
+        raise cls.dialect.device_mismatch(op, devices)

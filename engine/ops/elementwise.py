@@ -8,16 +8,25 @@ from __future__ import annotations
 
 import math
 
-from ..backend import default_float, float32, float64, ndarray, xp
+from ..backend import (
+    ARRAY_TYPES,
+    MODULES,
+    as_array,
+    default_float,
+    device_of,
+    float32,
+    float64,
+    from_host,
+    host,
+    ndarray,
+    xp_of,
+)
 from ..dtypes import DIM, SCALAR, ZERO_DIM, PromotionError, result_type, scalar_dtype
 from ..tensor import Tensor, record
-from . import defop, spec
+from . import check_same_device, defop, spec
 from .testing import binary, unary
 
-
-def as_out(a):
-    """numpy returns scalars for 0-d operands; keep everything an ndarray."""
-    return a if type(a) is ndarray else xp.asarray(a)
+as_out = as_array  # numpy returns scalars for 0-d operands; keep everything an array
 
 
 def _rank(a) -> int:
@@ -59,7 +68,7 @@ def operands(x, y, float_result: bool = False):
 
 
 def broadcast_failure(cls, a, b):
-    sa, sb = xp.shape(a), xp.shape(b)
+    sa, sb = getattr(a, "shape", ()), getattr(b, "shape", ())
     n = max(len(sa), len(sb))
     pa, pb = (1,) * (n - len(sa)) + tuple(sa), (1,) * (n - len(sb)) + tuple(sb)
     dim = next(i for i in range(n - 1, -1, -1) if pa[i] != pb[i] and 1 not in (pa[i], pb[i]))
@@ -83,29 +92,63 @@ def _const(table, v, dt):
         return v
     if len(table) > 4096:
         table.clear()
-    z = xp.array(v, dt)
+    z = host.array(v, dt)
     z.flags.writeable = False
     table[v] = z
     return z
 
 
-def _binary(opdef, ufunc, x, y, saved, float_result=False, save_out=False):
+def kernel(name: str):
+    """``name``'s function in the array module of the first operand that is an array,
+    looked up once per array type (numpy's ufunc for numpy arrays, cupy's for cupy's)."""
+    found: dict = {}
+
+    def of(a, b=None):
+        t = type(a)
+        f = found.get(t)
+        if f is None:
+            if b is not None and t not in ARRAY_TYPES and type(b) in ARRAY_TYPES:
+                return of(b)  # a Python or numpy scalar with an array
+            f = found[t] = getattr(MODULES[t], name)
+        return f
+    return of
+
+
+def _binary(opdef, find, x, y, saved, float_result=False, save_out=False):
     """The general path of a binary op (any operand types, promotion, errors)."""
     a, b, cls = operands(x, y, float_result)
     try:
-        out = ufunc(a, b)
+        out = find(a, b)(a, b)
     except ValueError:
         raise broadcast_failure(cls, a, b) from None
-    if type(out) is not ndarray:
-        out = xp.asarray(out)
-    return record(opdef, out, (x, y), saved(x, y), None, save_out, cls)
+    except TypeError:
+        a, b = _host_scalar_joins(cls, opdef.name, a, b)
+        out = find(a, b)(a, b)
+    return record(opdef, as_array(out), (x, y), saved(x, y), None, save_out, cls)
 
 
-def _def_binary(opdef, ufunc, saved, float_result=False, save_out=False):
+def _host_scalar_joins(cls, op, a, b):
+    """Operands refused by the kernel: a 0-d host array may join a device array where
+    the frontend allows it (torch); any other mix of devices is the dialect's error."""
+    from ..backend import device_of, is_array
+    if cls.dialect.host_scalars_join_devices and is_array(a) and is_array(b):
+        da, db = device_of(a), device_of(b)
+        if da.kind == "cpu" and a.ndim == 0 and db.kind != "cpu":
+            return from_host(a, db), b
+        if db.kind == "cpu" and b.ndim == 0 and da.kind != "cpu":
+            return a, from_host(b, da)
+    check_same_device(cls, op, a, b)
+    raise TypeError(f"{op}: unsupported operand types {type(a).__name__} and "
+                    f"{type(b).__name__}")
+
+
+def _def_binary(opdef, name, saved, float_result=False, save_out=False):
     """The public function of a binary op: a fast path for the common operand pairs (a
     tensor with a tensor of its dtype, a float tensor with a Python float), where no
     promotion is needed, and ``_binary`` for everything else."""
     both = saved is _both
+    find = kernel(name)
+    ufunc = getattr(host, name)  # numpy's: the fast path's common case
 
     def op(x, y):
         cx = type(x)
@@ -114,34 +157,37 @@ def _def_binary(opdef, ufunc, saved, float_result=False, save_out=False):
             cy = type(y)
             if cy is float:
                 table = _CONSTS.get(a.dtype)
-                if table is None:
-                    return _binary(opdef, ufunc, x, y, saved, float_result, save_out)
+                if table is None or type(a) is not ndarray:
+                    return _binary(opdef, find, x, y, saved, float_result, save_out)
                 b = table.get(y)
                 if b is None:
                     b = _const(table, y, a.dtype)
             elif cy is cx or cy in _TENSOR_TYPES:
                 b = y.array
                 if a.dtype != b.dtype or (float_result and a.dtype.kind != "f"):
-                    return _binary(opdef, ufunc, x, y, saved, float_result, save_out)
+                    return _binary(opdef, find, x, y, saved, float_result, save_out)
             else:
-                return _binary(opdef, ufunc, x, y, saved, float_result, save_out)
+                return _binary(opdef, find, x, y, saved, float_result, save_out)
         elif cx is float and type(y) in _TENSOR_TYPES:
             b = y.array
             cx = type(y)
             table = _CONSTS.get(b.dtype)
-            if table is None:
-                return _binary(opdef, ufunc, x, y, saved, float_result, save_out)
+            if table is None or type(b) is not ndarray:
+                return _binary(opdef, find, x, y, saved, float_result, save_out)
             a = table.get(x)
             if a is None:
                 a = _const(table, x, b.dtype)
         else:
-            return _binary(opdef, ufunc, x, y, saved, float_result, save_out)
+            return _binary(opdef, find, x, y, saved, float_result, save_out)
         try:
-            out = ufunc(a, b)
+            out = ufunc(a, b) if type(a) is ndarray else find(a)(a, b)
         except ValueError:
             raise broadcast_failure(cx, a, b) from None
+        except TypeError:
+            a, b = _host_scalar_joins(cx, opdef.name, a, b)
+            out = find(a, b)(a, b)
         if type(out) is not ndarray:
-            out = xp.asarray(out)
+            out = as_array(out)
         return record(opdef, out, (x, y), (x, y) if both else (), None, save_out, cx)
 
     op.__name__ = op.__qualname__ = opdef.name
@@ -208,13 +254,13 @@ def _both(x, y):
     return (x, y)
 
 
-add = _def_binary(_add, xp.add, _none)
-sub = _def_binary(_sub, xp.subtract, _none)
-mul = _def_binary(_mul, xp.multiply, _both)
-div = _def_binary(_div, xp.true_divide, _both, float_result=True)
-pow = _def_binary(_pow, xp.power, _both, save_out=True)
-floor_divide = _def_binary(_floordiv, xp.floor_divide, _none)
-remainder = _def_binary(_remainder, xp.remainder, _both)
+add = _def_binary(_add, "add", _none)
+sub = _def_binary(_sub, "subtract", _none)
+mul = _def_binary(_mul, "multiply", _both)
+div = _def_binary(_div, "true_divide", _both, float_result=True)
+pow = _def_binary(_pow, "power", _both, save_out=True)
+floor_divide = _def_binary(_floordiv, "floor_divide", _none)
+remainder = _def_binary(_remainder, "remainder", _both)
 
 
 def _extremum_vjp(n, g):
@@ -229,34 +275,34 @@ def _extremum_vjp(n, g):
 
 _maximum = defop("maximum", _extremum_vjp)
 _minimum = defop("minimum", _extremum_vjp)
-maximum = _def_binary(_maximum, xp.maximum, _both, save_out=True)
-minimum = _def_binary(_minimum, xp.minimum, _both, save_out=True)
+maximum = _def_binary(_maximum, "maximum", _both, save_out=True)
+minimum = _def_binary(_minimum, "minimum", _both, save_out=True)
 
 
 # ---------------------------------------------------------------- unary math
-def _unary(opdef, fn, x, save_in=False, save_out=False, float_only=True):
-    a = x.array
-    if float_only and a.dtype.kind != "f":
-        a = a.astype(default_float)
-    return record(opdef, as_out(fn(a)), (x,), (x,) if save_in else (), save_out=save_out)
-
-
 def _def_unary(name, fn, vjp, save_in=False, save_out=False, float_only=True):
+    """``fn``: the array-module function's name, or a forward written with ``xp_of``."""
     opdef = defop(name, vjp)
+    if isinstance(fn, str):
+        find, ufunc = kernel(fn), getattr(host, fn)
+
+        def fn(a):  # noqa: F811 - the name's function, numpy's fetched directly
+            return ufunc(a) if type(a) is ndarray else find(a)(a)
+
     if float_only:
-        def op(x):  # _unary, inlined: one Python call less per op
+        def op(x):
             a = x.array
             if a.dtype.kind != "f":
                 a = a.astype(default_float)
             out = fn(a)
             if type(out) is not ndarray:
-                out = xp.asarray(out)
+                out = as_array(out)
             return record(opdef, out, (x,), (x,) if save_in else (), None, save_out)
     else:
         def op(x):
             out = fn(x.array)
             if type(out) is not ndarray:
-                out = xp.asarray(out)
+                out = as_array(out)
             return record(opdef, out, (x,), (x,) if save_in else (), None, save_out)
 
     op.__name__ = name
@@ -267,49 +313,50 @@ def _x(n):
     return n.saved[0]
 
 
-neg = _def_unary("neg", xp.negative, lambda n, g: (neg(g),), float_only=False)
-exp = _def_unary("exp", xp.exp, lambda n, g: (mul(g, n.output()),), save_out=True)
-expm1 = _def_unary("expm1", xp.expm1, lambda n, g: (mul(g, add(n.output(), 1.0)),),
+neg = _def_unary("neg", "negative", lambda n, g: (neg(g),), float_only=False)
+exp = _def_unary("exp", "exp", lambda n, g: (mul(g, n.output()),), save_out=True)
+expm1 = _def_unary("expm1", "expm1", lambda n, g: (mul(g, add(n.output(), 1.0)),),
                    save_out=True)
-log = _def_unary("log", xp.log, lambda n, g: (div(g, _x(n)),), save_in=True)
-log2 = _def_unary("log2", xp.log2, lambda n, g: (div(g, mul(_x(n), 0.6931471805599453)),),
+log = _def_unary("log", "log", lambda n, g: (div(g, _x(n)),), save_in=True)
+log2 = _def_unary("log2", "log2", lambda n, g: (div(g, mul(_x(n), 0.6931471805599453)),),
                   save_in=True)
-log10 = _def_unary("log10", xp.log10,
+log10 = _def_unary("log10", "log10",
                    lambda n, g: (div(g, mul(_x(n), 2.302585092994046)),), save_in=True)
-log1p = _def_unary("log1p", xp.log1p, lambda n, g: (div(g, add(_x(n), 1.0)),), save_in=True)
-sqrt = _def_unary("sqrt", xp.sqrt, lambda n, g: (div(g, mul(n.output(), 2.0)),),
+log1p = _def_unary("log1p", "log1p", lambda n, g: (div(g, add(_x(n), 1.0)),), save_in=True)
+sqrt = _def_unary("sqrt", "sqrt", lambda n, g: (div(g, mul(n.output(), 2.0)),),
                   save_out=True)
 
 
 def _rsqrt_fwd(a):
-    return 1.0 / xp.sqrt(a)
+    return 1.0 / xp_of(a).sqrt(a)
 
 
 rsqrt = _def_unary("rsqrt", _rsqrt_fwd,
                    lambda n, g: (mul(g, mul(pow(n.output(), 3), -0.5)),), save_out=True)
-square = _def_unary("square", xp.square, lambda n, g: (mul(g, mul(_x(n), 2.0)),),
+square = _def_unary("square", "square", lambda n, g: (mul(g, mul(_x(n), 2.0)),),
                     save_in=True, float_only=False)
-abs = _def_unary("abs", xp.abs, lambda n, g: (mul(g, sign(_x(n))),), save_in=True,
+abs = _def_unary("abs", "abs", lambda n, g: (mul(g, sign(_x(n))),), save_in=True,
                  float_only=False)
-sign = _def_unary("sign", xp.sign, lambda n, g: (mul(g, 0.0),), float_only=False)
-sin = _def_unary("sin", xp.sin, lambda n, g: (mul(g, cos(_x(n))),), save_in=True)
-cos = _def_unary("cos", xp.cos, lambda n, g: (neg(mul(g, sin(_x(n)))),), save_in=True)
-tan = _def_unary("tan", xp.tan,
+sign = _def_unary("sign", "sign", lambda n, g: (mul(g, 0.0),), float_only=False)
+sin = _def_unary("sin", "sin", lambda n, g: (mul(g, cos(_x(n))),), save_in=True)
+cos = _def_unary("cos", "cos", lambda n, g: (neg(mul(g, sin(_x(n)))),), save_in=True)
+tan = _def_unary("tan", "tan",
                  lambda n, g: (mul(g, add(square(n.output()), 1.0)),), save_out=True)
-asin = _def_unary("asin", xp.arcsin,
+asin = _def_unary("asin", "arcsin",
                   lambda n, g: (mul(g, rsqrt(sub(1.0, square(_x(n))))),), save_in=True)
-acos = _def_unary("acos", xp.arccos,
+acos = _def_unary("acos", "arccos",
                   lambda n, g: (neg(mul(g, rsqrt(sub(1.0, square(_x(n)))))),), save_in=True)
-atan = _def_unary("atan", xp.arctan,
+atan = _def_unary("atan", "arctan",
                   lambda n, g: (div(g, add(square(_x(n)), 1.0)),), save_in=True)
-sinh = _def_unary("sinh", xp.sinh, lambda n, g: (mul(g, cosh(_x(n))),), save_in=True)
-cosh = _def_unary("cosh", xp.cosh, lambda n, g: (mul(g, sinh(_x(n))),), save_in=True)
-tanh = _def_unary("tanh", xp.tanh,
+sinh = _def_unary("sinh", "sinh", lambda n, g: (mul(g, cosh(_x(n))),), save_in=True)
+cosh = _def_unary("cosh", "cosh", lambda n, g: (mul(g, sinh(_x(n))),), save_in=True)
+tanh = _def_unary("tanh", "tanh",
                   lambda n, g: (mul(g, sub(1.0, square(n.output()))),), save_out=True)
 
 
 def _sigmoid_fwd(a):
     # split by sign so that neither branch overflows
+    xp = xp_of(a)
     e = xp.exp(-xp.abs(a))
     return xp.where(a >= 0, 1.0 / (1.0 + e), e / (1.0 + e)).astype(a.dtype, copy=False)
 
@@ -320,16 +367,16 @@ sigmoid = _def_unary("sigmoid", _sigmoid_fwd,
 
 
 def _relu_fwd(a):
-    return xp.maximum(a, 0).astype(a.dtype, copy=False)
+    return xp_of(a).maximum(a, 0).astype(a.dtype, copy=False)
 
 
 relu = _def_unary("relu", _relu_fwd, lambda n, g: (where_(gt(n.output(), 0.0), g, 0.0),),
                   save_out=True, float_only=False)
-reciprocal = _def_unary("reciprocal", xp.reciprocal,
+reciprocal = _def_unary("reciprocal", "reciprocal",
                         lambda n, g: (neg(mul(g, square(n.output()))),), save_out=True)
-floor = _def_unary("floor", xp.floor, lambda n, g: (mul(g, 0.0),), float_only=False)
-ceil = _def_unary("ceil", xp.ceil, lambda n, g: (mul(g, 0.0),), float_only=False)
-round = _def_unary("round", xp.round, lambda n, g: (mul(g, 0.0),), float_only=False)
+floor = _def_unary("floor", "floor", lambda n, g: (mul(g, 0.0),), float_only=False)
+ceil = _def_unary("ceil", "ceil", lambda n, g: (mul(g, 0.0),), float_only=False)
+round = _def_unary("round", "round", lambda n, g: (mul(g, 0.0),), float_only=False)
 
 
 # ---------------------------------------------------------------- clamp, where
@@ -352,7 +399,11 @@ def clamp(x, min=None, max=None):
     hi = max.array if isinstance(max, Tensor) else max
     if lo is None and hi is None:
         raise x.dialect.invalid("clamp", "at least one of min and max must be given")
-    out = xp.clip(a, lo, hi)
+    try:
+        out = xp_of(a).clip(a, lo, hi)
+    except TypeError:
+        check_same_device(type(x), "clamp", a, lo, hi)
+        raise
     if out.dtype != a.dtype and a.dtype.kind == "f":
         out = out.astype(a.dtype)
     return record(_clamp, as_out(out), (x,), (x, min, max))
@@ -369,7 +420,7 @@ _where = defop("where", _where_vjp)
 
 
 # float dtype -> the signed integer of its width, for the branch-free select below
-_BITS = {float32: xp.dtype(xp.int32), float64: xp.dtype(xp.int64)}
+_BITS = {float32: host.dtype(host.int32), float64: host.dtype(host.int64)}
 _BRANCHY = 2048  # elements: from here numpy's where loses to the bit mask
 
 
@@ -379,6 +430,7 @@ def _select_or_zero(c, a):
     a random mask (mispredicted branches), the bit mask under 1 ns.  The kept elements are
     ``a``'s bits, the others +0.0, exactly what where gives (NaN and inf included)."""
     ints = _BITS[a.dtype]
+    xp = xp_of(a)
     keep = xp.negative(c.view(xp.int8))  # 0 or -1 (all bits set)
     return xp.bitwise_and(a.view(ints), keep, dtype=ints).view(a.dtype)
 
@@ -398,11 +450,15 @@ def where_(cond, x, y):
         cls = type(cond)
         a, b = x, y
         if isinstance(a, float) or isinstance(b, float):
+            xp = xp_of(c)
             a, b = xp.asarray(a, default_float), xp.asarray(b, default_float)
     try:
-        out = xp.where(c, a, b)
+        out = xp_of(c).where(c, a, b)
     except ValueError:
         raise broadcast_failure(cls, c, a) from None
+    except TypeError:
+        check_same_device(cls, "where", c, a, b)
+        raise
     return record(_where, as_out(out), (cond, x, y), (cond,), cls=cls)
 
 
@@ -413,68 +469,78 @@ where = where_
 _compare = defop("compare", None)
 
 
-def _def_compare(name, ufunc):
+def _def_compare(name, fname):
+    find = kernel(fname)
+
     def op(x, y):
         a, b, cls = operands(x, y)
         try:
-            out = ufunc(a, b)
+            out = find(a, b)(a, b)
         except ValueError:
             raise broadcast_failure(cls, a, b) from None
+        except TypeError:
+            a, b = _host_scalar_joins(cls, name, a, b)
+            out = find(a, b)(a, b)
         return cls.wrap(as_out(out))
 
     op.__name__ = name
     return op
 
 
-eq = _def_compare("eq", xp.equal)
-ne = _def_compare("ne", xp.not_equal)
-lt = _def_compare("lt", xp.less)
-le = _def_compare("le", xp.less_equal)
-gt = _def_compare("gt", xp.greater)
-ge = _def_compare("ge", xp.greater_equal)
+eq = _def_compare("eq", "equal")
+ne = _def_compare("ne", "not_equal")
+lt = _def_compare("lt", "less")
+le = _def_compare("le", "less_equal")
+gt = _def_compare("gt", "greater")
+ge = _def_compare("ge", "greater_equal")
 
 
-def _def_logic(name, ufunc):
+def _def_logic(name, fname):
+    find = kernel(fname)
+
     def op(x, y):
         a = x.array if isinstance(x, Tensor) else x
         b = y.array if isinstance(y, Tensor) else y
         cls = type(x) if isinstance(x, Tensor) else type(y)
         try:
-            out = ufunc(a, b)
+            out = find(a, b)(a, b)
         except ValueError:
             raise broadcast_failure(cls, a, b) from None
+        except TypeError:
+            a, b = _host_scalar_joins(cls, name, a, b)
+            out = find(a, b)(a, b)
         return cls.wrap(as_out(out))
 
     op.__name__ = name
     return op
 
 
-logical_and = _def_logic("logical_and", xp.logical_and)
-logical_or = _def_logic("logical_or", xp.logical_or)
-logical_xor = _def_logic("logical_xor", xp.logical_xor)
-bitwise_and = _def_logic("bitwise_and", xp.bitwise_and)
-bitwise_or = _def_logic("bitwise_or", xp.bitwise_or)
-bitwise_xor = _def_logic("bitwise_xor", xp.bitwise_xor)
+logical_and = _def_logic("logical_and", "logical_and")
+logical_or = _def_logic("logical_or", "logical_or")
+logical_xor = _def_logic("logical_xor", "logical_xor")
+bitwise_and = _def_logic("bitwise_and", "bitwise_and")
+bitwise_or = _def_logic("bitwise_or", "bitwise_or")
+bitwise_xor = _def_logic("bitwise_xor", "bitwise_xor")
 
 
 def logical_not(x):
-    return type(x).wrap(as_out(xp.logical_not(x.array)))
+    return type(x).wrap(as_out(xp_of(x.array).logical_not(x.array)))
 
 
 def bitwise_not(x):
-    return type(x).wrap(as_out(xp.invert(x.array)))
+    return type(x).wrap(as_out(xp_of(x.array).invert(x.array)))
 
 
 def isnan(x):
-    return type(x).wrap(as_out(xp.isnan(x.array)))
+    return type(x).wrap(as_out(xp_of(x.array).isnan(x.array)))
 
 
 def isinf(x):
-    return type(x).wrap(as_out(xp.isinf(x.array)))
+    return type(x).wrap(as_out(xp_of(x.array).isinf(x.array)))
 
 
 def isfinite(x):
-    return type(x).wrap(as_out(xp.isfinite(x.array)))
+    return type(x).wrap(as_out(xp_of(x.array).isfinite(x.array)))
 
 
 # ---------------------------------------------------------------- cast
@@ -499,60 +565,66 @@ _clone = defop("clone", lambda n, g: (g,))
 
 # ---------------------------------------------------------------- specs
 _NO_KINK = (0.0,)
-spec("add", add, binary(), ref=xp.add)
-spec("sub", sub, binary(), ref=xp.subtract)
-spec("mul", mul, binary(), ref=xp.multiply)
-spec("div", div, binary(lo2=0.5, hi2=2.0), ref=xp.true_divide)
-spec("pow", pow, binary(0.5, 2.0, -2.0, 2.0), ref=xp.power)
+spec("add", add, binary(), ref=host.add)
+spec("sub", sub, binary(), ref=host.subtract)
+spec("mul", mul, binary(), ref=host.multiply)
+spec("div", div, binary(lo2=0.5, hi2=2.0), ref=host.true_divide)
+spec("pow", pow, binary(0.5, 2.0, -2.0, 2.0), ref=host.power)
 spec("pow_scalar", lambda x: pow(x, 3), unary(), ref=lambda a: a ** 3)
 spec("pow_reflected", lambda x: pow(2.0, x), unary(), ref=lambda a: 2.0 ** a)
-spec("maximum", maximum, binary(apart=0.05), ref=xp.maximum)
-spec("minimum", minimum, binary(apart=0.05), ref=xp.minimum)
-spec("remainder", remainder, binary(1.4, 2.1, 1.1, 1.3), ref=xp.remainder)
-spec("floor_divide", floor_divide, binary(0.5, 4.0, 0.7, 1.3), ref=xp.floor_divide,
+spec("maximum", maximum, binary(apart=0.05), ref=host.maximum)
+spec("minimum", minimum, binary(apart=0.05), ref=host.minimum)
+spec("remainder", remainder, binary(1.4, 2.1, 1.1, 1.3), ref=host.remainder)
+spec("floor_divide", floor_divide, binary(0.5, 4.0, 0.7, 1.3), ref=host.floor_divide,
      differentiable=False)
-spec("neg", neg, unary(), ref=xp.negative)
-spec("exp", exp, unary(), ref=xp.exp)
-spec("expm1", expm1, unary(), ref=xp.expm1)
-spec("log", log, unary(0.2, 3.0), ref=xp.log)
-spec("log2", log2, unary(0.2, 3.0), ref=xp.log2)
-spec("log10", log10, unary(0.2, 3.0), ref=xp.log10)
-spec("log1p", log1p, unary(-0.7, 3.0), ref=xp.log1p)
-spec("sqrt", sqrt, unary(0.2, 3.0), ref=xp.sqrt)
-spec("rsqrt", rsqrt, unary(0.2, 3.0), ref=lambda a: 1 / xp.sqrt(a))
-spec("square", square, unary(), ref=xp.square)
-spec("abs", abs, unary(avoid=_NO_KINK), ref=xp.abs)
-spec("sign", sign, unary(avoid=_NO_KINK), ref=xp.sign, differentiable=False)
-spec("sin", sin, unary(), ref=xp.sin)
-spec("cos", cos, unary(), ref=xp.cos)
-spec("tan", tan, unary(-1.2, 1.2), ref=xp.tan)
-spec("asin", asin, unary(-0.8, 0.8), ref=xp.arcsin)
-spec("acos", acos, unary(-0.8, 0.8), ref=xp.arccos)
-spec("atan", atan, unary(), ref=xp.arctan)
-spec("sinh", sinh, unary(), ref=xp.sinh)
-spec("cosh", cosh, unary(), ref=xp.cosh)
-spec("tanh", tanh, unary(), ref=xp.tanh)
-spec("sigmoid", sigmoid, unary(-5.0, 5.0), ref=lambda a: 1 / (1 + xp.exp(-a)))
-spec("relu", relu, unary(avoid=_NO_KINK), ref=lambda a: xp.maximum(a, 0))
-spec("reciprocal", reciprocal, unary(0.3, 3.0), ref=xp.reciprocal)
-spec("floor", floor, unary(avoid=(-2.0, -1.0, 0.0, 1.0, 2.0)), ref=xp.floor,
+spec("neg", neg, unary(), ref=host.negative)
+spec("exp", exp, unary(), ref=host.exp)
+spec("expm1", expm1, unary(), ref=host.expm1)
+spec("log", log, unary(0.2, 3.0), ref=host.log)
+spec("log2", log2, unary(0.2, 3.0), ref=host.log2)
+spec("log10", log10, unary(0.2, 3.0), ref=host.log10)
+spec("log1p", log1p, unary(-0.7, 3.0), ref=host.log1p)
+spec("sqrt", sqrt, unary(0.2, 3.0), ref=host.sqrt)
+spec("rsqrt", rsqrt, unary(0.2, 3.0), ref=lambda a: 1 / host.sqrt(a))
+spec("square", square, unary(), ref=host.square)
+spec("abs", abs, unary(avoid=_NO_KINK), ref=host.abs)
+spec("sign", sign, unary(avoid=_NO_KINK), ref=host.sign, differentiable=False)
+spec("sin", sin, unary(), ref=host.sin)
+spec("cos", cos, unary(), ref=host.cos)
+spec("tan", tan, unary(-1.2, 1.2), ref=host.tan)
+spec("asin", asin, unary(-0.8, 0.8), ref=host.arcsin)
+spec("acos", acos, unary(-0.8, 0.8), ref=host.arccos)
+spec("atan", atan, unary(), ref=host.arctan)
+spec("sinh", sinh, unary(), ref=host.sinh)
+spec("cosh", cosh, unary(), ref=host.cosh)
+spec("tanh", tanh, unary(), ref=host.tanh)
+spec("sigmoid", sigmoid, unary(-5.0, 5.0), ref=lambda a: 1 / (1 + host.exp(-a)))
+spec("relu", relu, unary(avoid=_NO_KINK), ref=lambda a: host.maximum(a, 0))
+spec("reciprocal", reciprocal, unary(0.3, 3.0), ref=host.reciprocal)
+spec("floor", floor, unary(avoid=(-2.0, -1.0, 0.0, 1.0, 2.0)), ref=host.floor,
      differentiable=False)
-spec("ceil", ceil, unary(avoid=(-2.0, -1.0, 0.0, 1.0, 2.0)), ref=xp.ceil,
+spec("ceil", ceil, unary(avoid=(-2.0, -1.0, 0.0, 1.0, 2.0)), ref=host.ceil,
      differentiable=False)
-spec("round", round, unary(avoid=(-1.5, -0.5, 0.5, 1.5)), ref=xp.round, differentiable=False)
+spec("round", round, unary(avoid=(-1.5, -0.5, 0.5, 1.5)), ref=host.round, differentiable=False)
 spec("clamp", lambda x: clamp(x, -0.5, 0.7), unary(avoid=(-0.5, 0.7)),
-     ref=lambda a: xp.clip(a, -0.5, 0.7))
+     ref=lambda a: host.clip(a, -0.5, 0.7))
 spec("clamp_min", lambda x: clamp(x, min=0.3), unary(avoid=(0.3,)),
-     ref=lambda a: xp.maximum(a, 0.3))
+     ref=lambda a: host.maximum(a, 0.3))
 def _parity(a, b):
     """A fixed checkerboard condition of the broadcast shape (no kink to dodge)."""
-    shape = xp.broadcast_shapes(xp.shape(a), xp.shape(b))
-    return xp.arange(int(xp.prod(shape)) if shape else 1).reshape(shape) % 2 == 0
+    shape = host.broadcast_shapes(host.shape(a), host.shape(b))
+    return host.arange(int(host.prod(shape)) if shape else 1).reshape(shape) % 2 == 0
 
 
-spec("where", lambda x, y: where_(type(x).wrap(_parity(x.array, y.array)), x, y), binary(),
-     ref=lambda a, b: xp.where(_parity(a, b), a, b))
-spec("cast", lambda x: cast(x, xp.dtype(xp.float32)), unary(),
-     ref=lambda a: a.astype(xp.float32), atol=1e-4, rtol=1e-4, second_order=False,
+def _parity_like(x, y):
+    """``_parity`` on the device of ``x``."""
+    shape = host.broadcast_shapes(x.array.shape, y.array.shape)
+    return type(x).wrap(from_host(_parity(host.zeros(shape), 0.0), device_of(x.array)))
+
+
+spec("where", lambda x, y: where_(_parity_like(x, y), x, y), binary(),
+     ref=lambda a, b: host.where(_parity(a, b), a, b))
+spec("cast", lambda x: cast(x, float32), unary(),
+     ref=lambda a: a.astype(float32), atol=1e-4, rtol=1e-4, second_order=False,
      extra={"eps": 1e-2})
 spec("clone", clone, unary(), ref=lambda a: a.copy())
