@@ -3,7 +3,12 @@
 - frontends do no array math: no file under frontends/ imports numpy or cupy;
 - the engine knows no framework: no identifier or string in engine code says torch or
   paddle (comments and docstrings may), and it imports no frontend;
-- the two frontends never import each other.
+- the two frontends never import each other;
+- only engine/backend.py imports numpy or cupy, and engine kernels take their array
+  module from their inputs: numpy itself (``backend.host``) appears only in host-side
+  modules (printing, serialisation, checking tools), in the engine's random stream, in
+  the op table's numpy references and draw helpers, and in module-level constants.
+  tests/test_ops.py proves the same at run time on an array type numpy refuses.
 """
 from __future__ import annotations
 
@@ -107,6 +112,84 @@ def test_engine_code_names_no_framework(path):
     bad += [(line, m) for line, m in imported_modules(tree)
             if _top(m) in ("torch", "paddle", "torchlike", "paddlelike")]
     assert not bad, f"{_rel(path)} names a framework in code: {bad}"
+
+
+# modules whose job is host-side: they turn device data into host data first (to_host)
+HOST_SIDE = {"engine/backend.py", "engine/printing.py", "engine/io.py", "engine/gradcheck.py",
+             "engine/testkit.py", "engine/ops/testing.py"}
+# functions allowed to use numpy inside an engine kernel module: the op table's numpy
+# references and draw helpers (by name) and the host random stream
+HOST_FUNCTION_PREFIXES = ("_ref", "_make", "_draw")
+HOST_FUNCTION_SUFFIXES = ("_ref",)
+HOST_CLASSES = {"Generator"}
+# a line may use numpy for numpy's own arrays (a fast path behind a type check): it says so
+PRAGMA = "# host-ok:"
+
+
+def host_uses_in_kernels(tree: ast.AST, source: str = "") -> list[tuple[int, str]]:
+    """(line, what) for each use of numpy's namespace in code that may touch tensor data:
+    ``host`` inside a function that is not a spec helper, and any ``xp`` taken from the
+    backend (``backend.xp`` or imported)."""
+    bad = []
+    pragma = {i + 1 for i, line in enumerate(source.splitlines()) if PRAGMA in line}
+
+    def visit(node, where):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            name = getattr(node, "name", "<lambda>")
+            if where == "host-ok" or name.startswith(HOST_FUNCTION_PREFIXES) \
+                    or name.endswith(HOST_FUNCTION_SUFFIXES):
+                where = "host-ok"
+            elif where != "spec":
+                where = "function"
+        elif isinstance(node, ast.ClassDef) and node.name in HOST_CLASSES:
+            where = "host-ok"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "spec":
+            where = "spec"
+        if isinstance(node, ast.Name) and node.id == "host" and where == "function" \
+                and isinstance(node.ctx, ast.Load) and node.lineno not in pragma:
+            bad.append((node.lineno, node.id))
+        if isinstance(node, ast.Attribute) and node.attr in ("host", "xp") \
+                and isinstance(node.value, ast.Name) and node.value.id == "backend":
+            bad.append((node.lineno, f"backend.{node.attr}"))
+        if isinstance(node, ast.ImportFrom) and node.module and \
+                node.module.endswith("backend") and any(a.name == "xp" for a in node.names):
+            bad.append((node.lineno, "from backend import xp"))
+        for child in ast.iter_child_nodes(node):
+            visit(child, where)
+
+    visit(tree, "module")
+    return bad
+
+
+@pytest.mark.parametrize("path", ENGINE_FILES, ids=_rel)
+def test_only_the_backend_imports_array_libraries(path):
+    if _rel(path) == "engine/backend.py":
+        return
+    bad = [(line, m) for line, m in imported_modules(_tree(path))
+           if _top(m) in ("numpy", "cupy", "cupyx")]
+    assert not bad, f"{_rel(path)} imports {bad}: only engine/backend.py may"
+
+
+@pytest.mark.parametrize("path", [p for p in ENGINE_FILES if _rel(p) not in HOST_SIDE],
+                         ids=_rel)
+def test_kernels_take_their_array_module_from_their_inputs(path):
+    bad = host_uses_in_kernels(_tree(path), path.read_text(encoding="utf-8"))
+    assert not bad, (f"{_rel(path)} computes with numpy where tensor data may live on a "
+                     f"device; use xp_of(array) (or module_for(device)): {bad}")
+
+
+def test_the_kernel_check_catches_numpy_in_kernels():
+    src = ("from ..backend import host, xp\n"
+           "TABLE = host.dtype('int32')\n"                      # module level: allowed
+           "def kernel(a):\n    return host.exp(a)\n"           # kernel: refused
+           "def _ref_exp(a):\n    return host.exp(a)\n"        # reference: allowed
+           "spec('exp', exp, make, ref=lambda a: host.exp(a))\n"  # spec: allowed
+           "class Generator:\n    def draw(self):\n        return host.ones(3)\n"
+           "def fast(a):\n    return host.exp(a)  # host-ok: numpy arrays only\n"
+           "def slow(a):\n    return backend.xp.exp(a)\n")
+    found = host_uses_in_kernels(ast.parse(src), src)
+    assert found == [(1, "from backend import xp"), (4, "host"), (15, "backend.xp")]
 
 
 def test_the_checks_catch_violations():

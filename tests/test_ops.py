@@ -14,9 +14,10 @@ from hypothesis.errors import NoSuchExample
 from hypothesis.extra import numpy as hnp
 
 import engine
-from engine import OPS, SPECS, Tensor
+from engine import OPS, SPECS, Tensor, backend
 
-from .gradcheck import check_first_order, check_second_order
+from . import fake_gpu
+from .gradcheck import check_first_order, check_second_order, host, place
 
 SPEC_IDS = [s.name for s in SPECS]
 
@@ -30,33 +31,56 @@ def _draw_case(spec):
     return case()
 
 
+# Every spec runs on the host, on the fake GPU (an array type numpy refuses: proves that
+# the engine dispatches on the array type and never converts to numpy), and on a real GPU
+# where one is usable.
+PLACES = [
+    pytest.param("cpu"),
+    pytest.param("fake_gpu"),
+    pytest.param("gpu", marks=[pytest.mark.gpu, pytest.mark.skipif(
+        not backend.gpu_available(), reason="no GPU usable (cupy and a CUDA device)")]),
+]
+
+
+@pytest.fixture(params=PLACES)
+def device(request):
+    if request.param == "cpu":
+        yield None
+    elif request.param == "fake_gpu":
+        with fake_gpu.installed():
+            yield backend.Device("gpu", 0)
+    else:
+        yield backend.Device("gpu", 0)
+
+
 def _grad_args(spec, arrays):
     return spec.grad_args if spec.grad_args is not None else tuple(range(len(arrays)))
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=SPEC_IDS)
-def test_forward_matches_reference(spec):
+def test_forward_matches_reference(spec, device):
     if spec.ref is None:
         pytest.skip("no numpy reference in the table for this op")
 
     @given(_draw_case(spec))
     def run(case):
         arrays, kwargs, _ = case
-        out = spec.fn(*[Tensor(a) for a in arrays], **kwargs)
-        np.testing.assert_allclose(out.array, spec.ref(*arrays, **kwargs), rtol=1e-6, atol=1e-7)
+        out = spec.fn(*[place(a, device) for a in arrays], **kwargs)
+        np.testing.assert_allclose(host(out, device), spec.ref(*arrays, **kwargs),
+                                   rtol=1e-6, atol=1e-7)
 
     run()
 
 
 @pytest.mark.parametrize("spec", [s for s in SPECS if s.differentiable],
                          ids=[s.name for s in SPECS if s.differentiable])
-def test_first_order_gradient(spec):
+def test_first_order_gradient(spec, device):
     @given(_draw_case(spec))
     def run(case):
         arrays, kwargs, seed = case
         check_first_order(spec.fn, arrays, kwargs, _grad_args(spec, arrays),
                           np.random.default_rng(seed), spec.atol, spec.rtol,
-                          spec.extra.get("eps", 1e-6))
+                          spec.extra.get("eps", 1e-6), device)
 
     run()
 
@@ -65,12 +89,12 @@ SECOND = [s for s in SPECS if s.differentiable and s.second_order]
 
 
 @pytest.mark.parametrize("spec", SECOND, ids=[s.name for s in SECOND])
-def test_second_order_gradient(spec):
+def test_second_order_gradient(spec, device):
     @given(_draw_case(spec))
     def run(case):
         arrays, kwargs, seed = case
         check_second_order(spec.fn, arrays, kwargs, _grad_args(spec, arrays),
-                           np.random.default_rng(seed), spec.atol, spec.rtol)
+                           np.random.default_rng(seed), spec.atol, spec.rtol, device)
 
     run()
 

@@ -92,7 +92,7 @@ def _const(table, v, dt):
         return v
     if len(table) > 4096:
         table.clear()
-    z = host.array(v, dt)
+    z = host.array(v, dt)  # host-ok: constants for numpy arrays only (the fast path)
     z.flags.writeable = False
     table[v] = z
     return z
@@ -130,7 +130,7 @@ def _binary(opdef, find, x, y, saved, float_result=False, save_out=False):
 def _host_scalar_joins(cls, op, a, b):
     """Operands refused by the kernel: a 0-d host array may join a device array where
     the frontend allows it (torch); any other mix of devices is the dialect's error."""
-    from ..backend import device_of, is_array
+    from ..backend import is_array
     if cls.dialect.host_scalars_join_devices and is_array(a) and is_array(b):
         da, db = device_of(a), device_of(b)
         if da.kind == "cpu" and a.ndim == 0 and db.kind != "cpu":
@@ -148,7 +148,7 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False):
     promotion is needed, and ``_binary`` for everything else."""
     both = saved is _both
     find = kernel(name)
-    ufunc = getattr(host, name)  # numpy's: the fast path's common case
+    ufunc = getattr(host, name)  # host-ok: numpy's, called only on numpy arrays
 
     def op(x, y):
         cx = type(x)
@@ -284,7 +284,7 @@ def _def_unary(name, fn, vjp, save_in=False, save_out=False, float_only=True):
     """``fn``: the array-module function's name, or a forward written with ``xp_of``."""
     opdef = defop(name, vjp)
     if isinstance(fn, str):
-        find, ufunc = kernel(fn), getattr(host, fn)
+        find, ufunc = kernel(fn), getattr(host, fn)  # host-ok: called on numpy arrays only
 
         def fn(a):  # noqa: F811 - the name's function, numpy's fetched directly
             return ufunc(a) if type(a) is ndarray else find(a)(a)
@@ -610,20 +610,22 @@ spec("clamp", lambda x: clamp(x, -0.5, 0.7), unary(avoid=(-0.5, 0.7)),
      ref=lambda a: host.clip(a, -0.5, 0.7))
 spec("clamp_min", lambda x: clamp(x, min=0.3), unary(avoid=(0.3,)),
      ref=lambda a: host.maximum(a, 0.3))
-def _parity(a, b):
+def _parity_ref(a, b):
     """A fixed checkerboard condition of the broadcast shape (no kink to dodge)."""
     shape = host.broadcast_shapes(host.shape(a), host.shape(b))
     return host.arange(int(host.prod(shape)) if shape else 1).reshape(shape) % 2 == 0
 
 
 def _parity_like(x, y):
-    """``_parity`` on the device of ``x``."""
-    shape = host.broadcast_shapes(x.array.shape, y.array.shape)
-    return type(x).wrap(from_host(_parity(host.zeros(shape), 0.0), device_of(x.array)))
+    """``_parity_ref`` on the device of ``x``."""
+    a, b = x.array, y.array
+    xp = xp_of(a)
+    shape = xp.broadcast_arrays(a, b)[0].shape
+    return type(x).wrap(xp.arange(math.prod(shape)).reshape(shape) % 2 == 0)
 
 
 spec("where", lambda x, y: where_(_parity_like(x, y), x, y), binary(),
-     ref=lambda a, b: host.where(_parity(a, b), a, b))
+     ref=lambda a, b: host.where(_parity_ref(a, b), a, b))
 spec("cast", lambda x: cast(x, float32), unary(),
      ref=lambda a: a.astype(float32), atol=1e-4, rtol=1e-4, second_order=False,
      extra={"eps": 1e-2})
