@@ -59,8 +59,8 @@ class Crashed(Exception):
 class Worker:
     """A system's worker process, restarted after a crash."""
 
-    def __init__(self, system: str, threads: int, log) -> None:
-        self.system, self.threads, self.log = system, threads, log
+    def __init__(self, system: str, threads: int, log, device: str | None = None) -> None:
+        self.system, self.threads, self.log, self.device = system, threads, log, device
         self.proc = None
         self.info = None
 
@@ -74,7 +74,8 @@ class Worker:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "benchmarks.worker"], cwd=ROOT, env=env, text=True,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
-        self.info = self._send({"op": "init", "system": self.system, "threads": self.threads})
+        self.info = self._send({"op": "init", "system": self.system, "threads": self.threads,
+                                "device": self.device})
 
     def _send(self, req: dict) -> dict:
         self.proc.stdin.write(json.dumps(req) + "\n")
@@ -119,6 +120,15 @@ def available_systems() -> list:
     out = ["numpy", "torchlike", "paddlelike"]
     out += [s for s in ("torch", "paddle") if importlib.util.find_spec(s) is not None]
     return out
+
+
+def _torch_cuda() -> bool:
+    """Whether a CUDA build of torch sees a GPU (asked in a child: importing torch here
+    would slow every worker start)."""
+    if importlib.util.find_spec("torch") is None:
+        return False
+    code = "import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
 
 
 # ====================================================================== gradient check
@@ -317,7 +327,15 @@ def main(argv=None) -> int:
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="wall: elapsed time; cpu: the worker's CPU time (robust on a shared "
                     "machine; the 2-thread run of C always uses wall time)")
+    ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                    help="cuda: torchlike and real torch on the GPU (numpy stays the host "
+                    "reference); implies --no-extras and --no-write")
     args = ap.parse_args(argv)
+    device = None
+    if args.device == "cuda":
+        device, args.no_extras, args.no_write = "cuda", True, True
+        if not args.systems:
+            args.systems = ",".join(["numpy", "torchlike"] + (["torch"] if _torch_cuda() else []))
 
     systems = args.systems.split(",") if args.systems else (
         ["numpy", *OURS] if args.smoke else available_systems())
@@ -330,7 +348,7 @@ def main(argv=None) -> int:
     notes: list = []
     log = tempfile.TemporaryFile("w+")
     started = time.time()
-    workers = {s: Worker(s, args.threads, log) for s in systems}
+    workers = {s: Worker(s, args.threads, log, device) for s in systems}
     try:
         with tempfile.TemporaryDirectory() as tmp:
             print("checking gradients against the numpy version", flush=True)
@@ -349,7 +367,8 @@ def main(argv=None) -> int:
             for n in notes:
                 print("note:", n)
             return 0
-        infos = {s: w.ask("init", system=s, threads=args.threads) if w.info is None
+        infos = {s: w.ask("init", system=s, threads=args.threads, device=device)
+                 if w.info is None
                  else w.info["ok"] for s, w in workers.items()}
         samples = time_workloads(workers, names, status, args.rounds, args.clock)
         stats = summarize(samples)
@@ -358,7 +377,7 @@ def main(argv=None) -> int:
         for w in workers.values():
             w.close()
 
-    sections = ["## Setup", *machine()]
+    sections = ["## Setup", *machine()] + ([f"- device: {device}"] if device else [])
     for s, info in infos.items():
         sections.append(f"- {s}: {info['version']}; threads: {info['threads']}")
     sections += ["", f"Medians (min–max) of interleaved rounds; one sample is the mean of the "

@@ -121,9 +121,11 @@ class Worker:
         return w
 
     # ------------------------------------------------------------ requests
-    def init(self, system: str, threads: int) -> dict:
+    def init(self, system: str, threads: int, device: str | None = None) -> dict:
         self.system = system
         self.style, version = _import(system, threads)
+        if device is not None and system != "numpy":  # numpy stays the host reference
+            self.style.device = device
         return {"version": version, "threads": _threads_report(system, threads),
                 "python": sys.version.split()[0], "numpy": np.__version__}
 
@@ -152,6 +154,8 @@ class Worker:
             t0 = now()
             for _ in range(inner):
                 fn()
+            if self.style is not None and not isinstance(self.style, W.NumpyStyle):
+                self.style.sync()
             samples.append((now() - t0) / inner)
         return {"samples": samples}
 

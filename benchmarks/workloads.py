@@ -51,19 +51,28 @@ LR = 0.01
 class _FrameworkStyle:
     """What differs between torch and paddle spellings; the workloads below use only this."""
 
+    device = None  # None: the framework's default; "cuda": torch's GPU (set by the worker)
+
     def __init__(self, module) -> None:
         self.m = module
+
+    def sync(self) -> None:
+        """Wait for the device: GPU kernels run asynchronously, a timing must include them."""
 
 
 class TorchStyle(_FrameworkStyle):
     def param(self, a):
-        return self.m.tensor(a, requires_grad=True)
+        return self.m.tensor(a, requires_grad=True, device=self.device)
 
     def const(self, a):
-        return self.m.tensor(a)
+        return self.m.tensor(a, device=self.device)
 
     def numpy(self, t):
-        return t.detach().numpy()
+        return t.detach().cpu().numpy()
+
+    def sync(self) -> None:
+        if self.device is not None:
+            self.m.cuda.synchronize()
 
     def clear(self, t) -> None:
         t.grad = None
@@ -78,7 +87,7 @@ class TorchStyle(_FrameworkStyle):
         return self.m.log_softmax(t, dim=1)
 
     def arange(self, n):
-        return self.m.arange(n)
+        return self.m.arange(n, device=self.device)
 
     def sgd(self, p) -> None:
         p.sub_(LR * p.grad)

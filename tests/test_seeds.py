@@ -61,3 +61,18 @@ def test_demo_expected_is_what_the_real_framework_prints(script, shim, real):
     p = _run([sys.executable, script], EXAMPLES)
     assert p.returncode == 0, p.stderr
     assert p.stdout == (EXAMPLES / script).with_suffix(".expected").read_text()
+
+
+# ------------------------------------------------------------------ on a GPU
+@pytest.mark.gpu
+@pytest.mark.skipif(not __import__("engine").backend.gpu_available(),
+                    reason="no GPU usable (cupy and a CUDA device)")
+def test_paddle_seed_on_a_gpu_prints_gpu_places():
+    """Like a GPU build of paddle, paddlelike computes on gpu:0 by default where a GPU is
+    usable: the seed prints what it printed on the CPU, with Place(gpu:0) for Place(cpu)."""
+    if SEEDS is None:
+        pytest.skip(f"seed folder not found (looked in {', '.join(map(str, CANDIDATES))})")
+    expected = (SEEDS / "paddle_autograd.expected").read_text()
+    p = _run([sys.executable, "-m", "paddlelike", "paddle_autograd.py"], SEEDS)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == expected.replace("Place(cpu)", "Place(gpu:0)")
