@@ -15,7 +15,9 @@ each rule's output is checked for NaN and a failure shows the forward stack.
 """
 from __future__ import annotations
 
-from .backend import xp
+import contextlib
+
+from .backend import MODULES
 from .mode import state
 from .ops import OpDef
 from .tensor import Node, Tensor
@@ -159,7 +161,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     watch = anomaly.enabled
     prev_mode = state.enabled
     state.enabled = create_graph
-    quiet = xp.errstate(all="ignore")  # inf/nan in gradients are values, not warnings
+    quiet = _quiet(seeds)  # inf/nan in gradients are values, not warnings
     quiet.__enter__()
     try:
         while ready:
@@ -224,6 +226,13 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     return None
 
 
+def _quiet(seeds):
+    """A context silencing floating-point warnings of the seeds' array module (numpy's
+    errstate; device modules do not warn and have none)."""
+    errstate = getattr(MODULES[type(seeds[0].array)], "errstate", None) if seeds else None
+    return contextlib.nullcontext() if errstate is None else errstate(all="ignore")
+
+
 def _apply_watched(n, g, create_graph):
     """_apply under anomaly detection: NaN checks, and the forward stack on failure."""
     from . import anomaly
@@ -279,14 +288,14 @@ def accumulate_grad(leaf: Tensor, g: Tensor, create_graph: bool = False) -> None
 
 def prepare_seeds(roots, grads):
     """Check the gradient given for each root, or make the implicit one."""
-    from .ops.creation import ones_like_array
     seeds = []
     for i, (r, g) in enumerate(zip(roots, grads)):
         d = r.dialect
         if g is None:
             if r.array.size != 1 and not d.implicit_seed_any_shape:
                 raise d.implicit_seed(r)
-            seeds.append(type(r).wrap(ones_like_array(r.array)))
+            a = r.array
+            seeds.append(type(r).wrap(MODULES[type(a)].ones_like(a)))  # on a's device
             continue
         if not isinstance(g, Tensor):
             raise TypeError(f"gradient {i} must be a tensor, not {type(g).__name__}")
@@ -359,8 +368,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
         if g is None:
             t = inputs[i]
             if materialize:
-                from .backend import xp
-                result[i] = type(t).wrap(xp.zeros_like(t.array))
+                a = t.array
+                result[i] = type(t).wrap(MODULES[type(a)].zeros_like(a))
             elif not allow_unused:
                 raise t.dialect.unused_input(i)
         elif not create_graph and g.node is not None:

@@ -10,9 +10,11 @@ different dtypes combine only when both are floating.
 """
 from __future__ import annotations
 
-from .backend import DTYPES, bool_, default_float, int64, xp
+from .backend import DTYPES, as_array, bool_, default_float, int64
 
 DIM, ZERO_DIM, SCALAR = 0, 1, 2
+# the classes of the engine's dtype objects: an instance of one is a dtype already
+_DTYPE_CLASSES = frozenset(type(d) for d in DTYPES.values())
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
 
 
@@ -39,7 +41,16 @@ def promote_types(a, b):
         if cb == 0:
             return a
         return a if ca > cb else b
-    return xp.promote_types(a, b)
+    key = (a, b)
+    out = _promoted.get(key)
+    if out is None:
+        # dtypes are host metadata: the sum of two zeros of the scalar types has
+        # numpy's promoted dtype (what numpy and cupy compute with), no array needed
+        out = _promoted[key] = (a.type(0) + b.type(0)).dtype
+    return out
+
+
+_promoted: dict = {}
 
 
 def scalar_dtype(value):
@@ -52,7 +63,7 @@ def scalar_dtype(value):
         return default_float
     dtype = getattr(value, "dtype", None)
     if dtype is not None:
-        return xp.dtype(dtype)
+        return dtype if type(dtype) in _DTYPE_CLASSES else to_dtype(dtype)
     raise TypeError(f"unsupported operand type {t.__name__}")
 
 
@@ -97,4 +108,7 @@ def to_dtype(name_or_dtype):
     """A neutral dtype from a numpy dtype or one of the names in DTYPES."""
     if isinstance(name_or_dtype, str):
         return DTYPES[name_or_dtype]
-    return xp.dtype(name_or_dtype)
+    if type(name_or_dtype) in _DTYPE_CLASSES:
+        return name_or_dtype
+    # anything else numpy reads as a dtype (a scalar type, a Python type); TypeError if not
+    return as_array((), dtype=name_or_dtype).dtype

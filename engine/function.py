@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import weakref
 
-from .backend import xp
+from .backend import MODULES, as_array, float64
 from .mode import state
 from .ops import OpDef
 from .tensor import Node, Tensor
 
-_TOKEN_DTYPE = xp.dtype("float64")
+_TOKEN_DTYPE = float64
 _TOKEN_SHAPES = ((),)
 _TOKEN_DTYPES = (_TOKEN_DTYPE,)
 _MASK_BITS = 52  # outputs beyond this share the "all of them" mask (exact in float64)
@@ -215,14 +215,15 @@ def apply(op: FunctionOp, ctx: Context, inputs, run_forward):
     not_inplace = ctx._not_inplace or ()
 
     diff = []  # positions of differentiable outputs
-    out_meta = []  # per output: (shape, dtype, cls) for tensors, None otherwise
+    out_meta = []  # per output: (shape, dtype, cls, array module) for tensors, else None
     cls = None
     for j, o in enumerate(outs):
         if not isinstance(o, Tensor):
             out_meta.append(None)
             continue
         cls = cls or type(o)
-        out_meta.append((o.array.shape, o.array.dtype, type(o)))
+        # the array module too: a missing gradient is made as zeros on the output's device
+        out_meta.append((o.array.shape, o.array.dtype, type(o), MODULES[type(o.array)]))
         k = id(o)
         if k in input_ids:
             inplace = k in dirty or (ctx.returned_input_is_inplace and k not in not_inplace)
@@ -298,7 +299,9 @@ def _select_rule(node: Node, g):
     ctx = node.attrs
     j = node.op.index
     ctx._pending[j] = g
-    return (type(g).wrap(xp.asarray(2.0 ** min(j, _MASK_BITS), dtype=_TOKEN_DTYPE)),)
+    # the token is bookkeeping, not a gradient: a host array, which the call node reads
+    # without a device sync and which outputs on different devices can still sum
+    return (type(g).wrap(as_array(2.0 ** min(j, _MASK_BITS), _TOKEN_DTYPE)),)
 
 
 def _call_rule(node: Node, g):
@@ -322,7 +325,7 @@ def _call_rule(node: Node, g):
     if ctx._materialize:
         for j, m in enumerate(meta):
             if m is not None and grads[j] is None:
-                grads[j] = m[2].wrap(xp.zeros(m[0], dtype=m[1]))
+                grads[j] = m[2].wrap(m[3].zeros(m[0], dtype=m[1]))
     if not ctx.grad_slot_for_non_tensor_output:
         grads = [gj for gj, m in zip(grads, meta) if m is not None]
     result = ctx.run_backward(grads)

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .autograd import run_backward
+from .backend import MODULES
 from .mode import state
 from .ops import elementwise as _ew
 from .ops import shape as _shape
-from .ops.creation import ones_like, zeros_like
 from .tensor import Node, Tensor
 
 
@@ -184,6 +184,18 @@ class Words:
 
 
 WORDS = Words()
+
+
+def zeros_like(t: Tensor) -> Tensor:
+    """Zeros of ``t``'s class, shape and dtype, on ``t``'s device."""
+    a = t.array
+    return type(t).wrap(MODULES[type(a)].zeros(a.shape, dtype=a.dtype))
+
+
+def ones_like(t: Tensor) -> Tensor:
+    """Ones of ``t``'s class, shape and dtype, on ``t``'s device."""
+    a = t.array
+    return type(t).wrap(MODULES[type(a)].ones(a.shape, dtype=a.dtype))
 
 
 # ---------------------------------------------------------------- the primitive

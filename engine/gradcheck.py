@@ -13,11 +13,12 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 
-from . import backend
+from .backend import device_of, float64, from_host, host, to_host
 from .functional import grads_of
 from .tensor import Tensor
 
-xp = backend.xp
+# The Jacobians are host (numpy) arrays; the function runs on its inputs' device:
+# perturbed inputs and seeds are moved there, outputs and gradients come back with to_host.
 
 
 class GradcheckError(RuntimeError):
@@ -54,7 +55,7 @@ def _check_inputs(inputs) -> list[int]:
     idx = []
     for i, t in enumerate(inputs):
         if isinstance(t, Tensor) and t.requires_grad:
-            if t.array.dtype != xp.float64 and t.array.dtype.kind != "c":
+            if t.array.dtype != float64 and t.array.dtype.kind != "c":
                 warnings.warn(
                     f"Input #{i} requires gradient and is not a double precision floating point "
                     "or complex. This check will likely fail if all the inputs are not of double "
@@ -69,7 +70,13 @@ def _check_inputs(inputs) -> list[int]:
 def _out_arrays(func, inputs) -> list:
     # in the caller's grad mode: the function may itself differentiate (a vjp, a jacobian)
     outs = _as_tuple(func(*inputs))
-    return [xp.array(o.array, copy=True) if isinstance(o, Tensor) else None for o in outs]
+    return [_host_copy(o.array) if isinstance(o, Tensor) else None for o in outs]
+
+
+def _host_copy(a):
+    """A numpy copy of ``a`` (one copy whatever its device)."""
+    h = to_host(a)
+    return h.copy() if h is a else h
 
 
 def _numerical(func, inputs, i: int, out_refs, eps: float, direction=None):
@@ -77,10 +84,11 @@ def _numerical(func, inputs, i: int, out_refs, eps: float, direction=None):
     ``direction`` (a flat vector) the directional derivative J u per output (flat)."""
     t = inputs[i]
     orig = t.array
-    flat = orig.reshape(-1).astype(orig.dtype, copy=True)
+    device = device_of(orig)
+    flat = _host_copy(orig).reshape(-1)
 
     def at(delta_flat):
-        t.array = (flat + delta_flat).reshape(orig.shape).astype(orig.dtype)
+        t.array = from_host((flat + delta_flat).reshape(orig.shape).astype(orig.dtype), device)
         try:
             return _out_arrays(func, inputs)
         finally:
@@ -98,11 +106,11 @@ def _numerical(func, inputs, i: int, out_refs, eps: float, direction=None):
 
     if direction is not None:
         return diff(at(eps * direction), at(-eps * direction))
-    cols = [xp.zeros((flat.size, 0 if r is None else r.size),
-                     dtype=(r.dtype if r is not None and r.dtype.kind == "f" else xp.float64))
+    cols = [host.zeros((flat.size, 0 if r is None else r.size),
+                       dtype=(r.dtype if r is not None and r.dtype.kind == "f" else float64))
             for r in out_refs]
     for k in range(flat.size):
-        e = xp.zeros(flat.size, dtype=flat.dtype)
+        e = host.zeros(flat.size, dtype=flat.dtype)
         e[k] = 1
         for o, d in enumerate(diff(at(eps * e), at(-eps * e))):
             if d is not None:
@@ -113,29 +121,33 @@ def _numerical(func, inputs, i: int, out_refs, eps: float, direction=None):
 def _analytical(inputs, diff_idx, out: Tensor):
     """Per differentiable input, the (numel_in, numel_out) Jacobian of ``out``."""
     diff = [inputs[i] for i in diff_idx]
-    jac = [xp.zeros((t.array.size, out.array.size), dtype=t.array.dtype) for t in diff]
+    jac = [host.zeros((t.array.size, out.array.size), dtype=t.array.dtype) for t in diff]
+    device = device_of(out.array)
     for j in range(out.array.size):
-        seed = type(out).wrap(xp.zeros(out.array.shape, dtype=out.array.dtype))
-        seed.array.reshape(-1)[j] = 1
+        one_hot = host.zeros(out.array.shape, dtype=out.array.dtype)
+        one_hot.reshape(-1)[j] = 1
+        seed = type(out).wrap(from_host(one_hot, device))
         grads = grads_of((out,), diff, (seed,), retain_graph=True)
         for k, g in enumerate(grads):
             if g is not None:
-                jac[k][:, j] = g.array.reshape(-1)
+                jac[k][:, j] = to_host(g.array).reshape(-1)
     return jac
 
 
 def _allclose(a, n, rtol: float, atol: float) -> bool:
-    return bool(xp.all(xp.abs(a - n) <= atol + rtol * xp.abs(n)))
+    return bool(host.all(host.abs(a - n) <= atol + rtol * host.abs(n)))
 
 
-def _show(cls, arr) -> str:
-    return repr(cls.wrap(arr))
+def _show(cls, arr, device=None) -> str:
+    """The printing of a Jacobian as a tensor on the inputs' device (as the reference
+    allocates it there)."""
+    return repr(cls.wrap(from_host(arr, device)))
 
 
-def _mismatch(cls, a, n, out_idx: int, in_idx: int) -> str:
+def _mismatch(cls, a, n, out_idx: int, in_idx: int, device=None) -> str:
     return (f"Jacobian mismatch for output {out_idx:d} with respect to input {in_idx:d},\n"
-            f"numerical:{_show(cls, n) if not isinstance(n, float) else n}\n"
-            f"analytical:{_show(cls, a) if not isinstance(a, float) else a}\n")
+            f"numerical:{_show(cls, n, device) if not isinstance(n, float) else n}\n"
+            f"analytical:{_show(cls, a, device) if not isinstance(a, float) else a}\n")
 
 
 def _differentiable(func_out):
@@ -147,18 +159,19 @@ def _run(func, inputs, eps, atol, rtol, check_grad_dtypes, fast_mode, error_cls)
     diff_idx = _check_inputs(inputs)
     func_out = _as_tuple(func(*inputs))
     outputs = _differentiable(func_out)
-    out_refs = [xp.array(o.array) if isinstance(o, Tensor) else None for o in func_out]
+    out_refs = [_host_copy(o.array) if isinstance(o, Tensor) else None for o in func_out]
     cls = type(inputs[diff_idx[0]])
+    device = device_of(inputs[diff_idx[0]].array)
     if not outputs:
         for i in diff_idx:
             for n in _numerical(func, inputs, i, out_refs, eps):
-                if n is not None and xp.any(n != 0):
+                if n is not None and host.any(n != 0):
                     raise error_cls("Numerical gradient for function expected to be zero")
         return True
     keep = [k for k, o in enumerate(func_out) if isinstance(o, Tensor) and o.requires_grad]
     if fast_mode:
         return _fast(func, inputs, diff_idx, outputs, out_refs, keep, eps, atol, rtol, cls,
-                     error_cls)
+                     error_cls, device)
     numerical = [[n for k, n in enumerate(_numerical(func, inputs, i, out_refs, eps)) if k in keep]
                  for i in diff_idx]
     for o_idx, out in enumerate(outputs):
@@ -168,40 +181,42 @@ def _run(func, inputs, eps, atol, rtol, check_grad_dtypes, fast_mode, error_cls)
             if check_grad_dtypes and a.dtype != inputs[i].array.dtype:
                 raise error_cls("Gradient has dtype mismatch")
             if not _allclose(a, n, rtol, atol):
-                raise error_cls(_mismatch(cls, a, n, o_idx, j))
+                raise error_cls(_mismatch(cls, a, n, o_idx, j, device))
     return True
 
 
 def _unit(rng, n: int, dtype):
     v = rng.random(n)
-    norm = xp.sqrt((v * v).sum())
+    norm = host.sqrt((v * v).sum())
     return (v / norm if norm > 0 else v).astype(dtype)
 
 
-def _fast(func, inputs, diff_idx, outputs, out_refs, keep, eps, atol, rtol, cls, error_cls):
-    rng = xp.random.default_rng(0)
+def _fast(func, inputs, diff_idx, outputs, out_refs, keep, eps, atol, rtol, cls, error_cls,
+          device):
+    rng = host.random.default_rng(0)
     us = [_unit(rng, inputs[i].array.size, inputs[i].array.dtype) for i in diff_idx]
     vs = [_unit(rng, o.array.size, o.array.dtype) for o in outputs]
     for j, i in enumerate(diff_idx):
-        ju = _numerical(func, inputs, i, out_refs, eps, direction=us[j].astype(xp.float64))
+        ju = _numerical(func, inputs, i, out_refs, eps, direction=us[j].astype(float64))
         ju = [ju[k] for k in keep]
         for o_idx, out in enumerate(outputs):
             n = float((vs[o_idx] * ju[o_idx]).sum())
-            seed = type(out).wrap(vs[o_idx].reshape(out.array.shape))
+            seed = type(out).wrap(from_host(vs[o_idx].reshape(out.array.shape),
+                                            device_of(out.array)))
             g = grads_of((out,), [inputs[i]], (seed,), retain_graph=True)[0]
-            a = 0.0 if g is None else float((g.array.reshape(-1) * us[j]).sum())
+            a = 0.0 if g is None else float((to_host(g.array).reshape(-1) * us[j]).sum())
             tol = atol * float(us[j].sum()) * float(vs[o_idx].sum())
-            if not _allclose(xp.asarray(a), xp.asarray(n), rtol, tol):
+            if not _allclose(host.asarray(a), host.asarray(n), rtol, tol):
                 slow_n = _numerical(func, inputs, i, out_refs, eps)[keep[o_idx]]
                 slow_a = _analytical(inputs, [i], out)[0]
-                diff = float(xp.abs(slow_n - slow_a).max()) if slow_n.size else 0.0
-                msg = _mismatch(cls, a, n, o_idx, j) + (
+                diff = float(host.abs(slow_n - slow_a).max()) if slow_n.size else 0.0
+                msg = _mismatch(cls, a, n, o_idx, j, device) + (
                     "\nThe above quantities relating the numerical and analytical jacobians "
                     "are computed \nin fast mode. See: https://github.com/pytorch/pytorch/"
                     "issues/53876 for more background \nabout fast mode. Below, we recompute "
                     "numerical and analytical jacobians in slow mode:\n\n"
-                    f"Numerical:\n {_show(cls, slow_n)}\n"
-                    f"Analytical:\n{_show(cls, slow_a)}\n\n"
+                    f"Numerical:\n {_show(cls, slow_n, device)}\n"
+                    f"Analytical:\n{_show(cls, slow_a, device)}\n\n"
                     f"The max per-element difference (slow mode) is: {diff}.\n")
                 if _allclose(slow_a, slow_n, rtol, atol):
                     msg += FAST_FAIL_SLOW_OK_MSG
@@ -261,12 +276,13 @@ def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-
             "Setting check_batched_grad=True requires check_rev_over_rev to be True")
     inputs = _as_tuple(inputs)
     if grad_outputs is None:
-        rng = xp.random.default_rng(seed)
+        rng = host.random.default_rng(seed)
         outs = _differentiable(func(*inputs))
         grad_outputs = []
         for o in outs:
-            dtype = o.array.dtype if o.array.dtype.kind in "fc" else xp.float64
-            g = type(o).wrap(rng.uniform(-1, 1, o.array.shape).astype(dtype))
+            dtype = o.array.dtype if o.array.dtype.kind in "fc" else float64
+            g = type(o).wrap(from_host(rng.uniform(-1, 1, o.array.shape).astype(dtype),
+                                       device_of(o.array)))
             g.set_requires_grad(True)
             grad_outputs.append(g)
         grad_outputs = tuple(grad_outputs)

@@ -1,12 +1,16 @@
-"""Neutral array <-> bytes helpers, so frontends can (de)serialise without numpy."""
+"""Neutral array <-> bytes helpers, so frontends can (de)serialise without numpy.
+
+Serialisation is host work: arrays of any device are copied to the host first, and
+what is loaded is a host array (the frontends move it to the device they want).
+"""
 from __future__ import annotations
 
-from .backend import DTYPES, xp
+from .backend import DTYPES, host, is_array, to_host
 
 
 def array_to_bytes(array) -> tuple[bytes, str, tuple]:
     """Little-endian C-order bytes of ``array``, its dtype name and shape."""
-    a = xp.ascontiguousarray(array)
+    a = host.ascontiguousarray(to_host(array))
     if a.dtype.byteorder == ">":
         a = a.astype(a.dtype.newbyteorder("<"))
     return a.tobytes(), a.dtype.name, tuple(a.shape)
@@ -14,14 +18,15 @@ def array_to_bytes(array) -> tuple[bytes, str, tuple]:
 
 def array_from_bytes(buffer, dtype_name: str, shape) -> object:
     """A fresh (writable) array from little-endian bytes."""
-    dtype = xp.dtype(DTYPES.get(dtype_name, dtype_name)).newbyteorder("<")
-    a = xp.frombuffer(buffer, dtype=dtype)
+    dtype = host.dtype(DTYPES.get(dtype_name, dtype_name)).newbyteorder("<")
+    a = host.frombuffer(buffer, dtype=dtype)
     return a.reshape(tuple(shape)).astype(dtype.newbyteorder("="), copy=True)
 
 
 def strided_from_flat(flat, offset: int, shape, strides) -> object:
     """A copy of the elements of a flat array laid out by element ``strides`` from
     ``offset`` (how tensor files describe a tensor inside its storage)."""
+    flat = to_host(flat)
     shape = tuple(int(n) for n in shape)
     if not shape:
         return flat[offset:offset + 1].reshape(()).copy()
@@ -29,9 +34,9 @@ def strided_from_flat(flat, offset: int, shape, strides) -> object:
     for n in shape:
         size *= n
     if size == 0:
-        return xp.empty(shape, dtype=flat.dtype)
+        return host.empty(shape, dtype=flat.dtype)
     item = flat.dtype.itemsize
-    view = xp.lib.stride_tricks.as_strided(flat[offset:], shape,
+    view = host.lib.stride_tricks.as_strided(flat[offset:], shape,
                                            tuple(int(s) * item for s in strides))
     return view.copy()
 
@@ -53,6 +58,6 @@ def array_nbytes(array) -> int:
 def storage_key(array) -> int:
     """Identity of the memory an array lives in (views of one buffer share it)."""
     base = array
-    while getattr(base, "base", None) is not None and isinstance(base.base, xp.ndarray):
+    while getattr(base, "base", None) is not None and is_array(base.base):
         base = base.base
     return id(base)

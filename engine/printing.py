@@ -6,41 +6,52 @@ frontends lay the values out in their own style; this module only picks them.
 """
 from __future__ import annotations
 
-from .backend import xp
+from .backend import MODULES, to_host
 
 
 def is_summarized(array, threshold: int = 1000) -> bool:
     return array.size > threshold
 
 
-def _shown(array, edgeitems: int):
-    """The array with the middle of every long dimension cut out (for statistics)."""
+def _edges(array, edgeitems: int):
+    """The array with the middle of every long dimension cut out, cut on its own device
+    (so that only the edge items are copied to the host)."""
     for axis, n in enumerate(array.shape):
         if n > 2 * edgeitems:
-            idx = list(range(edgeitems)) + list(range(n - edgeitems, n))
-            array = xp.take(array, idx, axis=axis)
+            lead = (slice(None),) * axis
+            head = array[lead + (slice(0, edgeitems),)]
+            tail = array[lead + (slice(n - edgeitems, n),)]
+            array = MODULES[type(array)].concatenate((head, tail), axis=axis)
     return array
+
+
+def shown(array, summarize: bool, edgeitems: int = 3):
+    """A host (numpy) array of what is printed: all of ``array``, or when ``summarize``
+    only the first and last ``edgeitems`` of every long dimension."""
+    return to_host(_edges(array, edgeitems) if summarize else array)
 
 
 def nested(array, summarize: bool, edgeitems: int = 3):
     """Nested lists of Python values; ``...`` (Ellipsis) stands for a cut middle."""
-    if array.ndim == 0:
-        return array.item()
-    n = array.shape[0]
+    return _nest(shown(array, summarize, edgeitems), array.shape, summarize, edgeitems)
+
+
+def _nest(values, shape, summarize: bool, edgeitems: int):
+    """``values``: the host array of what is shown; ``shape``: the full array's shape."""
+    if not shape:
+        return values.item()
+    n = shape[0]
     if summarize and n > 2 * edgeitems:
-        head = [nested(array[i], summarize, edgeitems) for i in range(edgeitems)]
-        tail = [nested(array[i], summarize, edgeitems) for i in range(n - edgeitems, n)]
-        return head + [...] + tail
-    if array.ndim == 1:
-        return array.tolist()
-    return [nested(array[i], summarize, edgeitems) for i in range(n)]
+        rows = [_nest(values[i], shape[1:], summarize, edgeitems) for i in range(2 * edgeitems)]
+        return rows[:edgeitems] + [...] + rows[edgeitems:]
+    if len(shape) == 1:
+        return values.tolist()
+    return [_nest(values[i], shape[1:], summarize, edgeitems) for i in range(n)]
 
 
 def shown_values(array, summarize: bool, edgeitems: int = 3) -> list:
     """Flat list of the Python values that will be printed."""
-    if summarize:
-        array = _shown(array, edgeitems)
-    return array.reshape(-1).tolist()
+    return shown(array, summarize, edgeitems).reshape(-1).tolist()
 
 
 def float_stats(values: list) -> tuple[bool, float | None, float | None]:

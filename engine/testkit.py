@@ -17,11 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from . import backend
+from .backend import device_of, float64, from_host, host, to_host
 from .functional import grads_of
 from .mode import enable_grad
 from .tensor import Tensor
 
-xp = backend.xp
+# Finite differences and comparisons are host (numpy) work; ``fn`` runs on the inputs'
+# device: perturbed copies and seeds are moved there, results come back with to_host.
 
 
 # ---------------------------------------------------------------- strategies
@@ -56,8 +58,8 @@ def arrays(shape, dtype=backend.float64, low: float = -3.0, high: float = 3.0,
     """Arrays of ``shape`` with finite elements in [low, high], at least ``margin`` away
     from every point of ``away_from``."""
     from hypothesis.extra import numpy as hnp
-    return hnp.arrays(xp.dtype(dtype), shape,
-                      elements=_elements(xp.dtype(dtype), low, high, away_from, margin))
+    return hnp.arrays(host.dtype(dtype), shape,
+                      elements=_elements(host.dtype(dtype), low, high, away_from, margin))
 
 
 def _flag(requires_grad):
@@ -130,15 +132,15 @@ def _outputs(x) -> tuple:
 
 
 def _element(shape, flat_index: int):
-    return tuple(int(i) for i in xp.unravel_index(flat_index, shape)) if shape else ()
+    return tuple(int(i) for i in host.unravel_index(flat_index, shape)) if shape else ()
 
 
 def _report(order: str, of: str, col_shape, in_idx: int, in_shape, expected, got,
             atol: float, rtol: float) -> GradientMismatch:
     """Where (``of`` at an element, input ``in_idx`` at an element) and by how much."""
-    bad = ~(xp.abs(expected - got) <= atol + rtol * xp.abs(expected))
-    rows, cols = xp.nonzero(bad)
-    k = int(xp.argmax(xp.where(bad, xp.abs(expected - got), -1.0)))
+    bad = ~(host.abs(expected - got) <= atol + rtol * host.abs(expected))
+    rows, cols = host.nonzero(bad)
+    k = int(host.argmax(host.where(bad, host.abs(expected - got), -1.0)))
     r, c = divmod(k, expected.shape[1])
     in_shape = tuple(in_shape)
 
@@ -165,14 +167,19 @@ def _report(order: str, of: str, col_shape, in_idx: int, in_shape, expected, got
 
 
 def _copies(tensors):
-    return [make(type(t), xp.array(t.array, copy=True), t.requires_grad)
+    return [make(type(t), t.array.copy(), t.requires_grad)  # on t's device
             if isinstance(t, Tensor) else t for t in tensors]
+
+
+def _to_host64(a):
+    """A float64 numpy array of ``a``'s values (a new one)."""
+    return to_host(a).astype(float64)
 
 
 def _value_arrays(fn, tensors, kwargs):
     with enable_grad():  # fn may differentiate internally (a jacobian, a vjp)
         outs = _outputs(fn(*tensors, **kwargs))
-    return [xp.asarray(o.array, dtype=xp.float64) for o in outs]
+    return [_to_host64(o.array) for o in outs]
 
 
 def _perturbed(tensors, i, k, delta, upcast=True):
@@ -181,17 +188,17 @@ def _perturbed(tensors, i, k, delta, upcast=True):
     ts = []
     for j, t in enumerate(tensors):
         if isinstance(t, Tensor) and (j == i or (upcast and t.array.dtype.kind == "f")):
-            arr = xp.array(t.array, dtype=xp.float64 if upcast else t.array.dtype, copy=True)
+            arr = to_host(t.array).astype(float64 if upcast else t.array.dtype)  # a copy
             if j == i:
                 arr.reshape(-1)[k] += delta
-            t = make(type(t), arr, t.requires_grad)
+            t = make(type(t), from_host(arr, device_of(t.array)), t.requires_grad)
         ts.append(t)
     return ts
 
 
 def _can_upcast(fn, tensors, kwargs) -> bool:
     """Whether ``fn`` runs on float64 copies of the inputs (else differences stay native)."""
-    if all(t.array.dtype == xp.float64 for t in tensors if isinstance(t, Tensor)):
+    if all(t.array.dtype == float64 for t in tensors if isinstance(t, Tensor)):
         return False
     try:
         _value_arrays(fn, _perturbed(tensors, -1, 0, 0.0), kwargs)
@@ -235,22 +242,28 @@ def _check_first(fn, tensors, diff, eps, atol, rtol, kwargs, up):
         if not isinstance(out, Tensor) or out.array.dtype.kind != "f":
             continue
         n_out = out.array.size
-        got = [xp.zeros((ts[i].array.size, n_out)) for i in diff]
+        got = [host.zeros((ts[i].array.size, n_out)) for i in diff]
         for j in range(n_out):
-            seed = type(out).wrap(xp.zeros(out.array.shape, dtype=out.array.dtype))
-            seed.array.reshape(-1)[j] = 1
+            seed = _one_hot(out, j)
             for g_arr, g in zip(got, grads_of((out,), inputs, (seed,), retain_graph=True)):
                 if g is not None:
-                    g_arr[:, j] = xp.asarray(g.array, dtype=xp.float64).reshape(-1)
+                    g_arr[:, j] = _to_host64(g.array).reshape(-1)
         for pos, i in enumerate(diff):
-            expected = xp.zeros_like(got[pos])
+            expected = host.zeros_like(got[pos])
             for k in range(ts[i].array.size):
                 plus = _value_arrays(fn, _perturbed(ts, i, k, eps, up), kwargs)[o_idx]
                 minus = _value_arrays(fn, _perturbed(ts, i, k, -eps, up), kwargs)[o_idx]
                 expected[k] = ((plus - minus) / (2 * eps)).reshape(-1)
-            if not xp.all(xp.abs(expected - got[pos]) <= atol + rtol * xp.abs(expected)):
+            if not host.all(host.abs(expected - got[pos]) <= atol + rtol * host.abs(expected)):
                 raise _report("first", f"output {o_idx}", out.array.shape, i,
                               ts[i].array.shape, expected, got[pos], atol, rtol)
+
+
+def _one_hot(t: Tensor, j: int) -> Tensor:
+    """A seed of ``t``'s class, shape and dtype on ``t``'s device: 1 at flat index j."""
+    a = host.zeros(t.array.shape, dtype=t.array.dtype)
+    a.reshape(-1)[j] = 1
+    return type(t).wrap(from_host(a, device_of(t.array)))
 
 
 def _first_grads(fn, tensors, diff, us, kwargs, create_graph=False):
@@ -258,17 +271,18 @@ def _first_grads(fn, tensors, diff, us, kwargs, create_graph=False):
     with enable_grad():
         outs = _outputs(fn(*tensors, **kwargs))
         pairs = [(o, u) for o, u in zip(outs, us) if isinstance(o, Tensor) and u is not None]
-        seeds = tuple(type(o).wrap(u.astype(o.array.dtype)) for o, u in pairs)
+        seeds = tuple(type(o).wrap(from_host(u.astype(o.array.dtype), device_of(o.array)))
+                      for o, u in pairs)
         grads = grads_of(tuple(o for o, _ in pairs), [tensors[i] for i in diff], seeds,
                          create_graph=create_graph)
     if create_graph:
         return grads
-    return [xp.zeros(tensors[i].array.shape) if g is None
-            else xp.asarray(g.array, dtype=xp.float64) for g, i in zip(grads, diff)]
+    return [host.zeros(tensors[i].array.shape) if g is None
+            else _to_host64(g.array) for g, i in zip(grads, diff)]
 
 
 def _check_second(fn, tensors, diff, eps, atol, rtol, seed, kwargs, up):
-    rng = xp.random.default_rng(seed)
+    rng = host.random.default_rng(seed)
     outs = _value_arrays(fn, tensors, kwargs)
     us = [rng.standard_normal(o.shape) for o in outs]
     ts = _copies(tensors)
@@ -277,21 +291,21 @@ def _check_second(fn, tensors, diff, eps, atol, rtol, seed, kwargs, up):
     for a_pos, a in enumerate(diff):  # the gradient w.r.t. input a ...
         g = first[a_pos]
         n_g = ts[a].array.size
-        got = [xp.zeros((ts[b].array.size, n_g)) for b in diff]
+        got = [host.zeros((ts[b].array.size, n_g)) for b in diff]
         if g is not None and g.requires_grad:
             for j in range(n_g):
-                s = type(g).wrap(xp.zeros(g.array.shape, dtype=g.array.dtype))
-                s.array.reshape(-1)[j] = 1
+                s = _one_hot(g, j)
                 for arr, h in zip(got, grads_of((g,), inputs, (s,), retain_graph=True)):
                     if h is not None:
-                        arr[:, j] = xp.asarray(h.array, dtype=xp.float64).reshape(-1)
+                        arr[:, j] = _to_host64(h.array).reshape(-1)
         for b_pos, b in enumerate(diff):  # ... differentiated w.r.t. input b
-            expected = xp.zeros_like(got[b_pos])
+            expected = host.zeros_like(got[b_pos])
             for k in range(ts[b].array.size):
                 plus = _first_grads(fn, _perturbed(ts, b, k, eps, up), diff, us, kwargs)[a_pos]
                 minus = _first_grads(fn, _perturbed(ts, b, k, -eps, up), diff, us, kwargs)[a_pos]
                 expected[k] = ((plus - minus) / (2 * eps)).reshape(-1)
             tol_a, tol_r = atol * 10, rtol * 10  # differences of differences lose digits
-            if not xp.all(xp.abs(expected - got[b_pos]) <= tol_a + tol_r * xp.abs(expected)):
+            if not host.all(host.abs(expected - got[b_pos])
+                            <= tol_a + tol_r * host.abs(expected)):
                 raise _report("second", f"grad{a}", ts[a].array.shape, b,
                               ts[b].array.shape, expected, got[b_pos], tol_a, tol_r)
