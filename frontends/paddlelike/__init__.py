@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.dropin import module_getattr as _module_getattr
 from engine.mode import is_grad_enabled
 
-from . import autograd, nn
+from . import autograd, device, nn
 from .autograd import enable_grad, no_grad, set_grad_enabled
 from .creation import (
     arange,
@@ -30,7 +30,8 @@ from .creation import (
     zeros,
     zeros_like,
 )
-from .meta import DATATYPES, CPUPlace, DataType, Place, Size
+from .device import get_device, is_compiled_with_cuda, is_compiled_with_xpu, set_device
+from .meta import DATATYPES, CPUPlace, CUDAPinnedPlace, CUDAPlace, DataType, Place, Size
 from .ops import (
     abs,
     acos,
@@ -159,18 +160,6 @@ def get_default_dtype() -> str:
 
 def in_dynamic_mode() -> bool:
     return True
-
-
-def set_device(device: str = "cpu") -> Place:
-    return CPUPlace()
-
-
-def get_device() -> str:
-    return "cpu"
-
-
-def is_compiled_with_cuda() -> bool:
-    return False
 
 
 __getattr__ = _module_getattr("paddlelike", "paddle")

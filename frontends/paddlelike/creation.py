@@ -4,12 +4,13 @@ from __future__ import annotations
 import warnings
 
 from engine import inplace as _inplace
-from engine.backend import default_float, int64
+from engine.backend import CPU, default_float, device_of, int64, to_device
 from engine.ops import creation as C
 from engine.ops import elementwise as E
 from engine.ops import reduce as R
 from engine.tensor import Tensor as _EngineTensor
 
+from .device import device_of_place, expected_device
 from .meta import to_np
 from .ops import _ints
 from .tensor import Tensor
@@ -22,8 +23,10 @@ def _flagged(t, stop_gradient: bool):
 
 
 def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True):
-    """paddle.to_tensor: Python ints -> int64, floats -> float32, numpy arrays keep dtype."""
+    """paddle.to_tensor: Python ints -> int64, floats -> float32, numpy arrays keep dtype;
+    the tensor goes to ``place`` (default: the expected place, gpu:0 where a GPU is usable)."""
     np_dtype = to_np(dtype)
+    device = device_of_place(place)
     if isinstance(data, (str, bytes, dict, set)) or data is None:
         raise TypeError(f"Can't constructs a 'paddle.Tensor' with data type {type(data)}, data "
                         "type must be scalar|list|tuple|np.ndarray|paddle.Tensor")
@@ -32,8 +35,11 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True):
                       "sourceTensor.clone().detach(), rather than "
                       "paddle.to_tensor(sourceTensor).", UserWarning, stacklevel=2)
         arr = data.array.copy() if np_dtype is None else data.array.astype(np_dtype)
+        arr = to_device(arr, device or CPU)
+    elif device is None and not isinstance(data, (int, float, list, tuple)):
+        arr = C.infer_array(data, np_dtype, CPU)  # a device array comes to the host
     else:
-        arr = C.infer_array(data, np_dtype)
+        arr = C.infer_array(data, np_dtype, device)
     return _flagged(Tensor.wrap(arr), stop_gradient)
 
 
@@ -44,8 +50,9 @@ def _float_dtype(dtype):
 def _factory(engine_name: str, paddle_name: str):
     engine_fn = getattr(C, engine_name)
 
-    def fn(shape, dtype=None, name=None, *, requires_grad=False, **kwargs):
-        t = engine_fn(Tensor, _ints(shape), _float_dtype(dtype))
+    def fn(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
+           pin_memory=False):
+        t = engine_fn(Tensor, _ints(shape), _float_dtype(dtype), device=device_of_place(device))
         return _flagged(t, not requires_grad)
 
     fn.__name__ = fn.__qualname__ = paddle_name
@@ -57,24 +64,33 @@ ones = _factory("ones", "ones")
 empty = _factory("empty", "empty")
 
 
-def rand(shape, dtype=None, name=None, **kwargs):
-    return C.rand(Tensor, _ints(shape), _float_dtype(dtype))
+def rand(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
+         pin_memory=False):
+    t = C.rand(Tensor, _ints(shape), _float_dtype(dtype), device=device_of_place(device))
+    return _flagged(t, not requires_grad)
 
 
-def randn(shape, dtype=None, name=None, **kwargs):
-    return C.randn(Tensor, _ints(shape), _float_dtype(dtype))
+def randn(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
+          pin_memory=False):
+    t = C.randn(Tensor, _ints(shape), _float_dtype(dtype), device=device_of_place(device))
+    return _flagged(t, not requires_grad)
 
 
-def standard_normal(shape, dtype=None, name=None):
-    return randn(shape, dtype)
+def standard_normal(shape, dtype=None, name=None, *, out=None, device=None,
+                    requires_grad=False):
+    return randn(shape, dtype, device=device, requires_grad=requires_grad)
 
 
-def normal(mean=0.0, std=1.0, shape=None, name=None):
-    return C.normal(Tensor, mean, std, None if shape is None else _ints(shape))
+def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
+    return C.normal(Tensor, mean, std, None if shape is None else _ints(shape),
+                    device=expected_device())
 
 
-def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None, **kwargs):  # noqa: A002
-    return C.uniform(Tensor, _ints(shape), min, max, _float_dtype(dtype))
+def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None, *,  # noqa: A002
+            out=None, device=None, requires_grad=False):
+    t = C.uniform(Tensor, _ints(shape), min, max, _float_dtype(dtype),
+                  device=device_of_place(device))
+    return _flagged(t, not requires_grad)
 
 
 def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
@@ -85,7 +101,8 @@ def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
             f"(InvalidArgument) randint's low must less then high, but received: low = {low}, "
             f"high = {high}.\n  [Hint: Expected low < high, but received low:{low} >= "
             f"high:{high}.] (at /paddle/paddle/phi/infermeta/nullary.cc:308)\n")
-    return C.randint(Tensor, low, high, _ints(shape), int64 if dtype is None else to_np(dtype))
+    return C.randint(Tensor, low, high, _ints(shape), int64 if dtype is None else to_np(dtype),
+                     device=expected_device())
 
 
 def seed(seed: int):
@@ -93,20 +110,30 @@ def seed(seed: int):
     return C.default_generator
 
 
-def full(shape, fill_value, dtype=None, name=None, **kwargs):
+def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None,
+         requires_grad=False, pin_memory=False):
     if isinstance(fill_value, _EngineTensor):
         fill_value = fill_value.item()
     if dtype is None:
         np_dtype = to_np("bool") if isinstance(fill_value, bool) else default_float
     else:
         np_dtype = to_np(dtype)
-    return C.full(Tensor, _ints(shape), fill_value, np_dtype)
+    t = C.full(Tensor, _ints(shape), fill_value, np_dtype, device=device_of_place(device))
+    return _flagged(t, not requires_grad)
+
+
+def _like_device(x, device):
+    """paddle's *_like: ``x``'s place unless ``device`` is given."""
+    return device_of(x.array) if device is None else device_of_place(device) or CPU
 
 
 def _like(fn_name: str):
-    def fn(x, dtype=None, name=None, **kwargs):
+    engine_fn = getattr(C, fn_name)
+
+    def fn(x, dtype=None, name=None, *, device=None, requires_grad=False, pin_memory=False):
         np_dtype = x.array.dtype if dtype is None else to_np(dtype)
-        return getattr(C, fn_name)(Tensor, x.array.shape, np_dtype)
+        t = engine_fn(Tensor, x.array.shape, np_dtype, device=_like_device(x, device))
+        return _flagged(t, not requires_grad)
 
     fn.__name__ = fn.__qualname__ = fn_name + "_like"
     return fn
@@ -117,24 +144,36 @@ ones_like = _like("ones")
 empty_like = _like("empty")
 
 
-def full_like(x, fill_value, dtype=None, name=None, **kwargs):
+def full_like(x, fill_value, dtype=None, name=None, *, device=None, requires_grad=False,
+              pin_memory=False):
     np_dtype = x.array.dtype if dtype is None else to_np(dtype)
-    return C.full(Tensor, x.array.shape, fill_value, np_dtype)
+    t = C.full(Tensor, x.array.shape, fill_value, np_dtype, device=_like_device(x, device))
+    return _flagged(t, not requires_grad)
 
 
-def rand_like(input, name=None, *, dtype=None, **kwargs):  # noqa: A002
-    return rand(input.array.shape, input.array.dtype if dtype is None else dtype)
+def rand_like(input, name=None, *, dtype=None, device=None, requires_grad=False):  # noqa: A002
+    t = C.rand(Tensor, input.array.shape, input.array.dtype if dtype is None else to_np(dtype),
+               device=_like_device(input, device))
+    return _flagged(t, not requires_grad)
 
 
-def randn_like(x, dtype=None, name=None, **kwargs):
-    return randn(x.array.shape, x.array.dtype if dtype is None else dtype)
+def randn_like(x, dtype=None, name=None, *, device=None, requires_grad=False):
+    t = C.randn(Tensor, x.array.shape, x.array.dtype if dtype is None else to_np(dtype),
+                device=_like_device(x, device))
+    return _flagged(t, not requires_grad)
 
 
 def _number(v):
     return v.item() if isinstance(v, _EngineTensor) else v
 
 
-def arange(start=0, end=None, step=1, dtype=None, name=None, **kwargs):
+def arange(start=0, end=None, step=1, dtype=None, *, out=None, device=None,
+           requires_grad=False, pin_memory=False, name=None):
+    return _flagged(_arange(start, end, step, dtype, device_of_place(device)),
+                    not requires_grad)
+
+
+def _arange(start, end, step, dtype, device):
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
@@ -148,35 +187,44 @@ def arange(start=0, end=None, step=1, dtype=None, name=None, **kwargs):
                          "Expected step != 0, but received step:0 == 0:0.] (at "
                          "/paddle/paddle/phi/kernels/funcs/range_function.h:23)\n")
     if np_dtype.kind != "f":
-        return C.arange(Tensor, start, end, step, np_dtype)
+        return C.arange(Tensor, start, end, step, np_dtype, device=device)
     # paddle's kernel works in the output dtype: n = ceil(|(end - start) / step|),
     # v[0] = start, v[i+1] = v[i] + step
     lo, hi, st = (C.full(Tensor, (), v, np_dtype) for v in (start, end, step))
     n = int(E.ceil(E.abs(E.div(E.sub(hi, lo), st))).item())
     if n < 2:
-        return C.full(Tensor, (max(n, 0),), start, np_dtype)
-    steps = C.full(Tensor, (n,), step, np_dtype)
+        return C.full(Tensor, (max(n, 0),), start, np_dtype, device=device)
+    steps = C.full(Tensor, (n,), step, np_dtype, device=device)
     _inplace.setitem(steps, 0, start)
     return R.cumsum(steps, 0)
 
 
-def linspace(start, stop, num, dtype=None, name=None, **kwargs):
+def linspace(start, stop, num, dtype=None, name=None, *, out=None, device=None,
+             requires_grad=False):
+    return _flagged(_linspace(start, stop, num, dtype, device_of_place(device)),
+                    not requires_grad)
+
+
+def _linspace(start, stop, num, dtype, device):
     """paddle's kernel, in the output dtype: the first half counts up from ``start``, the
     second half down from ``stop``."""
     np_dtype = _float_dtype(dtype)
     start, stop, num = _number(start), _number(stop), int(_number(num))
     if num <= 1:
-        return C.full(Tensor, (max(num, 0),), start, np_dtype)
-    lo = C.full(Tensor, (), start, np_dtype)
-    hi = C.full(Tensor, (), stop, np_dtype)
-    step = E.div(E.sub(hi, lo), C.full(Tensor, (), num - 1, np_dtype))
-    i = C.arange(Tensor, 0, num, 1, np_dtype)
+        return C.full(Tensor, (max(num, 0),), start, np_dtype, device=device)
+    lo = C.full(Tensor, (), start, np_dtype, device=device)
+    hi = C.full(Tensor, (), stop, np_dtype, device=device)
+    last = C.full(Tensor, (), num - 1, np_dtype, device=device)
+    step = E.div(E.sub(hi, lo), last)
+    i = C.arange(Tensor, 0, num, 1, np_dtype, device=device)
     up = E.add(lo, E.mul(step, i))
-    down = E.sub(hi, E.mul(step, E.sub(C.full(Tensor, (), num - 1, np_dtype), i)))
+    down = E.sub(hi, E.mul(step, E.sub(last, i)))
     return E.where_(E.lt(i, num // 2), up, down)
 
 
-def eye(num_rows, num_columns=None, dtype=None, name=None, **kwargs):
-    return C.eye(Tensor, int(_number(num_rows)),
-                 None if num_columns is None else int(_number(num_columns)),
-                 _float_dtype(dtype))
+def eye(num_rows, num_columns=None, dtype=None, name=None, *, out=None, device=None,
+        requires_grad=False, pin_memory=False):
+    t = C.eye(Tensor, int(_number(num_rows)),
+              None if num_columns is None else int(_number(num_columns)),
+              _float_dtype(dtype), device=device_of_place(device))
+    return _flagged(t, not requires_grad)

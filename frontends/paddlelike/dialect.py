@@ -85,9 +85,19 @@ class PaddleDialect(Dialect):
     retain_follows_inplace = False
     retained_grad_accumulates = False
     leaf_hooks_in_grad = False
+    # paddle copies an operand to the kernel's place (a GPU one wins) instead of failing;
+    # the engine does that for 0-d host operands, and raises device_mismatch otherwise
+    host_scalars_join_devices = True
 
     def op_name(self, op: str) -> str:
         return op
+
+    def device_mismatch(self, op: str, devices) -> Exception:
+        # paddle's own check words it so ("The tensors must be in the same place"); its
+        # eager kernels mostly copy operands over instead of raising (see device/__init__)
+        places = ", ".join(f"Place({d})" for d in devices)
+        return ValueError(f"(InvalidArgument) The tensors must be in the same place, but "
+                          f"received {places} in {op}.")
 
     def released_graph(self, node) -> Exception:
         return SystemError(

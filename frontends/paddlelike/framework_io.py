@@ -11,11 +11,12 @@ from __future__ import annotations
 import os
 import pickle
 
-from engine.backend import is_array
+from engine.backend import from_host, is_array
 from engine.tensor import Tensor as _EngineTensor
 
+from .device import expected_device
 from .dialect import tensor_name
-from .tensor import Tensor
+from .tensor import Tensor, _host_copy
 
 NAME_TABLE = "StructuredToParameterName@@"
 
@@ -51,7 +52,7 @@ def _is_state_dict(obj) -> bool:
 
 def _tensors_to_tuples(obj):
     if isinstance(obj, _EngineTensor):
-        return (_name_of(obj), obj.array.copy())
+        return (_name_of(obj), _host_copy(obj.array))
     if type(obj) in (dict, __import__("collections").OrderedDict):
         return type(obj)((k, _tensors_to_tuples(v)) for k, v in obj.items())
     if type(obj) is list:
@@ -70,7 +71,7 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
         data, names = {}, {}
         for key, value in obj.items():
             if isinstance(value, _EngineTensor):
-                data[key] = value.array.copy()
+                data[key] = _host_copy(value.array)  # saved as host data
                 names[key] = _name_of(value, key)
             else:
                 data[key] = value
@@ -120,7 +121,12 @@ def _convert(obj, cond, fn):
 
 
 def _tensor(a, return_numpy: bool):
-    return a if return_numpy else Tensor.wrap(a)
+    """A loaded array: numpy as it is, or a tensor on the expected place (gpu:0 where a
+    GPU is usable, as paddle loads)."""
+    if return_numpy:
+        return a
+    device = expected_device()
+    return Tensor.wrap(a if device is None else from_host(a, device))
 
 
 def load(path, **configs):

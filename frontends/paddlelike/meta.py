@@ -1,7 +1,8 @@
 """paddle's small value objects: DataType (``paddle.float32``), Size and Place."""
 from __future__ import annotations
 
-from engine.backend import DTYPES
+from engine.backend import CPU as CPU_DEVICE
+from engine.backend import DTYPES, Device, device_of, gpu_available, gpu_count, ndarray
 
 
 class DataType:
@@ -104,35 +105,113 @@ class Size(list):
 
 
 class Place:
-    """The CPU place (the only one janusgrad has)."""
+    """Where a tensor lives, as paddle prints it (``Place(cpu)``, ``Place(gpu:0)``).
 
-    __slots__ = ()
+    ``device`` is the engine's Device for the data.  Tensor.place returns this class;
+    CPUPlace/CUDAPlace/CUDAPinnedPlace are the constructors users call, and every
+    place compares equal to another with the same text (as paddle's do).
+    """
+
+    __slots__ = ("device", "_text")
+
+    def __init__(self, device: Device = CPU_DEVICE, text: str | None = None) -> None:
+        self.device = device
+        self._text = text or f"Place({device})"
 
     def __repr__(self) -> str:
-        return "Place(cpu)"
+        return self._text
 
     __str__ = __repr__
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Place)
+        return isinstance(other, Place) and other._text == self._text
 
     def __hash__(self) -> int:
-        return hash("Place(cpu)")
+        return hash(self._text)
+
+    def _equals(self, other) -> bool:
+        return self == other
 
     def is_cpu_place(self) -> bool:
-        return True
+        return self._text == "Place(cpu)"
 
     def is_gpu_place(self) -> bool:
+        return self.device.kind == "gpu"
+
+    def is_cuda_pinned_place(self) -> bool:
+        return self._text == "Place(gpu_pinned)"
+
+    def is_xpu_place(self) -> bool:
         return False
+
+    def is_custom_place(self) -> bool:
+        return False
+
+    def gpu_device_id(self) -> int:
+        return self.device.index if self.device.kind == "gpu" else -1
+
+
+class CPUPlace(Place):
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        Place.__init__(self, CPU_DEVICE)
+
+
+class CUDAPlace(Place):
+    __slots__ = ()
+
+    def __init__(self, id: int) -> None:  # noqa: A002 (paddle's name)
+        if not gpu_available():
+            # a CPU build logs why on stderr first, then raises this
+            raise ValueError("(InvalidArgument) use wrong place, Please check. (at "
+                             "/paddle/paddle/fluid/pybind/place.cc:451)\n")
+        n = gpu_count()
+        if not 0 <= id < n:
+            raise ValueError(f"(InvalidArgument) Invalid CUDAPlace({id}), must inside [0, {n})"
+                             f", because GPU number on your machine is {n}.\n  [Hint: "
+                             f"Expected dev_id < platform::GetGPUDeviceCount(), but received "
+                             f"dev_id:{id} >= platform::GetGPUDeviceCount():{n}.] (at "
+                             "/paddle/paddle/fluid/pybind/place.cc:436)\n")
+        Place.__init__(self, Device("gpu", int(id)))
+
+    def get_device_id(self) -> int:
+        return self.device.index
+
+
+class CUDAPinnedPlace(Place):
+    """Page-locked host memory: the data stays on the host (here: ordinary host memory)."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        if not gpu_available():
+            raise RuntimeError("(PermissionDenied) Cannot use CUDAPinnedPlace in CPU only "
+                               "version, Please recompile or reinstall Paddle with CUDA "
+                               "support. (at /paddle/paddle/fluid/pybind/place.cc:650)\n")
+        Place.__init__(self, CPU_DEVICE, "Place(gpu_pinned)")
 
 
 CPU = Place()
+_PLACES: dict = {CPU_DEVICE: CPU}
 
 
-def CPUPlace() -> Place:  # noqa: N802 (paddle's spelling)
-    return CPU
+def place_of_device(device: Device) -> Place:
+    """The (shared) Place object of an engine Device."""
+    p = _PLACES.get(device)
+    if p is None:
+        p = _PLACES[device] = Place(device)
+    return p
+
+
+def place_of(array) -> Place:
+    """The Place of an engine array (host arrays: Place(cpu), without a lookup)."""
+    if type(array) is ndarray:
+        return CPU
+    return place_of_device(device_of(array))
 
 
 # type() of these objects prints as paddle's
 DataType.__module__, DataType.__qualname__, DataType.__name__ = "paddle", "dtype", "dtype"
-Size.__module__ = Place.__module__ = "paddle.base.libpaddle"
+for _cls in (Size, Place, CPUPlace, CUDAPlace, CUDAPinnedPlace):
+    _cls.__module__ = "paddle.base.libpaddle"

@@ -10,9 +10,10 @@ leading space.  Items per line = (linewidth - indent) // (width + 2).
 """
 from __future__ import annotations
 
+from engine.backend import to_host
 from engine.printing import shown_values
 
-from .meta import of_np
+from .meta import of_np, place_of
 
 
 class PrintOptions:
@@ -104,8 +105,10 @@ def format_data(array, indent: int) -> str:
 
 def to_string(t, prefix: str = "Tensor") -> str:
     a = t.array
+    place = place_of(a)
+    a = to_host(a)  # one copy of a device tensor's values, formatted on the host
     indent = len(prefix) + 1
     shape = "[" + ", ".join(str(d) for d in a.shape) + "]"
-    return (f"{prefix}(shape={shape}, dtype={of_np(a.dtype).name}, place=Place(cpu), "
+    return (f"{prefix}(shape={shape}, dtype={of_np(a.dtype).name}, place={place}, "
             f"stop_gradient={not t.requires_grad},\n{' ' * indent}"
             f"{format_data(a, indent)})")

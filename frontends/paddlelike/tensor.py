@@ -9,13 +9,14 @@ from __future__ import annotations
 from engine import autograd as _autograd
 from engine import hooks as _hooks
 from engine import inplace as _inplace
-from engine.backend import scalar_of
+from engine.backend import gpu_available, scalar_of, to_device, to_host
 from engine.mode import is_grad_enabled as _grad_enabled
 from engine.ops import elementwise as _E
 from engine.tensor import Tensor as _EngineTensor
 
 from .dialect import DIALECT, tensor_name
-from .meta import CPU, DATATYPES, DataType, Size, of_np, to_np
+from .meta import CPU as _CPU_PLACE
+from .meta import DataType, Place, Size, of_np, place_of, to_np
 from .printing import to_string
 
 
@@ -106,8 +107,12 @@ class Tensor(_EngineTensor):
         return of_np(self.array.dtype)
 
     @property
-    def place(self):
-        return CPU
+    def place(self) -> Place:
+        return place_of(self.array)
+
+    @property
+    def is_cuda(self) -> bool:
+        return self.place.is_gpu_place()
 
     @property
     def size(self) -> int:
@@ -178,10 +183,12 @@ class Tensor(_EngineTensor):
 
     # ---------------------------------------------------------------- conversions
     def numpy(self):
-        return self.array.copy()
+        """A host copy (paddle allows it on GPU tensors too)."""
+        return _host_copy(self.array)
 
     def __array__(self, dtype=None, copy=None):
-        return self.array if dtype is None else self.array.astype(dtype)
+        a = to_host(self.array)
+        return a if dtype is None else a.astype(dtype)
 
     def item(self, *args):
         if args:
@@ -196,7 +203,7 @@ class Tensor(_EngineTensor):
         return scalar_of(self.array)
 
     def tolist(self):
-        return self.array.tolist()
+        return to_host(self.array).tolist()
 
     def _scalar(self, kind: str):
         a = self.array
@@ -259,6 +266,7 @@ class Tensor(_EngineTensor):
         """Overwrite the data (no graph, no leaf check: paddle's parameter update)."""
         from engine.backend import as_array
         v = value.array if isinstance(value, _EngineTensor) else as_array(value)
+        v = _on_device_of(v, self.array)
         if tuple(v.shape) != self.array.shape:
             raise ValueError(
                 f"(InvalidArgument) The shape of input value {list(v.shape)} must match the "
@@ -330,17 +338,88 @@ class Tensor(_EngineTensor):
 
     def gradient(self):
         """The grad as a numpy array (deprecated in paddle, still used by old code)."""
-        return None if self.grad is None else self.grad.array.copy()
+        return None if self.grad is None else _host_copy(self.grad.array)
+
+    # ---------------------------------------------------------------- places
+    def _copy_to(self, place, blocking: bool = True):
+        """A copy on ``place``: a new leaf (paddle's copies are not recorded)."""
+        a = self.array
+        out = to_device(a, place.device)
+        return Tensor.wrap(a.copy() if out is a else out)
+
+    def _moved(self, place):
+        if place == self.place:
+            return self
+        res = self._copy_to(place)
+        res.stop_gradient = self.stop_gradient
+        return res
 
     def cpu(self):
-        return self
+        return self._moved(_CPU_PLACE)
+
+    def cuda(self, device_id=None, blocking: bool = True):
+        if not gpu_available():
+            raise ValueError("No available device found.")
+        from .meta import CUDAPlace
+        if device_id is None:
+            from .device import expected_place
+            place = expected_place()
+            if not place.is_gpu_place():
+                place = CUDAPlace(0)
+        elif isinstance(device_id, int):
+            place = CUDAPlace(device_id)
+        else:
+            raise ValueError("device_id must be int|None")
+        return self._moved(place)
 
     def to(self, *args, **kwargs):
-        """``to('cpu')`` is a no-op here; a dtype argument casts."""
+        """paddle 3.3's three forms: to(dtype, blocking), to(device, dtype, blocking),
+        to(other, blocking).  A cast is recorded; a move to another place is a copy."""
+        kwargs.pop("non_blocking", None)
+        copy_tensor = kwargs.pop("copy", False)
+        n = len(args) + len(kwargs)
+        if n > 3 or n == 0:
+            raise TypeError(_TO_USAGE)
+        invalid = set(kwargs) - {"device", "dtype", "blocking", "other"}
+        if invalid:
+            raise TypeError("to() got an unexpected keyword argument " + next(iter(invalid)))
+        device = dtype = None
+        if args:
+            first = args[0]
+            if isinstance(first, _EngineTensor):
+                device, dtype = str(first.place)[6:-1], first.dtype
+            elif _is_dtype(first):
+                dtype = first
+            else:
+                device = first
+                dtype = args[1] if len(args) >= 2 else kwargs.get("dtype")
+        else:
+            device, dtype = kwargs.get("device"), kwargs.get("dtype")
+            other = kwargs.get("other")
+            if device is None and dtype is None and other is not None:
+                device, dtype = str(other.place)[6:-1], other.dtype
+        if device is None and dtype is None:
+            return self
+        if device is not None:
+            if isinstance(device, str):
+                from .device import to_place
+                device = to_place(device)
+            elif not isinstance(device, Place):
+                raise ValueError(
+                    "device value error, must be str, paddle.CPUPlace(), paddle.CUDAPlace(), "
+                    "paddle.CUDAPinnedPlace(), paddle.XPUPlace() or paddle.CustomPlace(), but "
+                    "the type of device is " + type(device).__name__)
         out = self
-        for a in list(args) + list(kwargs.values()):
-            if isinstance(a, DataType) or (isinstance(a, str) and a in DATATYPES):
-                out = out.astype(a)
+        if dtype is not None and to_np(dtype) != self.array.dtype:
+            out = self.astype(dtype)
+            copy_tensor = False
+        if device is not None and device != out.place:
+            out = out._copy_to(device)
+            copy_tensor = False
+        if copy_tensor:
+            out = out._copy_to(out.place)
+        if out is not self:
+            out.stop_gradient = self.stop_gradient
         return out
 
     def astype(self, dtype):
@@ -410,6 +489,39 @@ for _name in ("rsqrt", "reciprocal", "round", "floor", "ceil", "tanh", "sigmoid"
     _fn = getattr(_E, _name, None)
     if _fn is not None and _name + "_" not in Tensor.__dict__:
         setattr(Tensor, _name + "_", _unary_inplace(_fn))
+
+
+_VALID_DTYPES = frozenset(("bfloat16", "float16", "float32", "float64", "int8", "int16",
+                           "int32", "int64", "uint8", "complex64", "complex128", "bool"))
+_TO_USAGE = (
+    "to() received too many arguments - expected one of:\n                  * "
+    "(Union[str, paddle.CPUPlace(), paddle.CUDAPlace(), paddle.CUDAPinnedPlace(), "
+    "paddle.XPUPlace(), paddle.CustomPlace()]                 device, Union[str, "
+    "paddle.dtype, numpy.dtype] dtype, bool blocking)\n                 * (Union[str, "
+    "paddle.dtype, numpy.dtype] dtype, bool blocking)\n                 * (paddle.Tensor "
+    "other, bool blocking) ")
+
+
+def _is_dtype(v) -> bool:
+    if isinstance(v, DataType):
+        return True
+    if isinstance(v, str):
+        return v.lower() in _VALID_DTYPES
+    return hasattr(v, "kind") and hasattr(v, "itemsize") and not hasattr(v, "shape")
+
+
+def _host_copy(a):
+    """A host copy of an array of any device (the one copy a device transfer makes)."""
+    h = to_host(a)
+    return h.copy() if h is a else h
+
+
+def _on_device_of(v, target):
+    """``v`` moved to ``target``'s device (loaded host data meeting a GPU tensor)."""
+    from engine.backend import device_of
+    if type(v) is type(target):
+        return v
+    return to_device(v, device_of(target))
 
 
 def _as_int64(n: int):

@@ -236,6 +236,23 @@ class Layer:
                 p.clear_gradient(set_to_zero)
 
     def to(self, device=None, dtype=None, blocking=None):
+        """Move (and/or cast) parameters, their grads and buffers in place: the same
+        parameter objects afterwards, as in paddle."""
+        if device is not None:
+            from ..meta import Place
+            if isinstance(device, str):
+                from ..device import to_place
+                device = to_place(device)
+            elif not isinstance(device, Place):
+                raise ValueError(
+                    "device value error, must be str, paddle.CPUPlace(), paddle.CUDAPlace(), "
+                    "paddle.CUDAPinnedPlace() or paddle.XPUPlace(), but the type of device is "
+                    + type(device).__name__)
+            from engine.backend import to_device
+            for t in self.parameters() + self.buffers():
+                t.array = to_device(t.array, device.device)
+                if t.grad is not None:
+                    t.grad.array = to_device(t.grad.array, device.device)
         if dtype is not None:
             from ..meta import to_np
             np_dtype = to_np(dtype)
@@ -291,6 +308,9 @@ class Layer:
                               f"{list(target.array.shape)}.", UserWarning, stacklevel=2)
                 continue
             matched.add(name)
+            if type(arr) is not type(target.array):  # loaded host data, GPU parameter
+                from engine.backend import device_of, to_device
+                arr = to_device(arr, device_of(target.array))
             target.array[...] = arr.astype(target.array.dtype, copy=False)
             target.bump_version()
         unexpected = [k for k in state_dict if k not in matched]

@@ -135,8 +135,10 @@ def make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, scope
     ``attr`` False means "no parameter" (returns None).  Without an explicit
     initializer, weights get XavierUniform and biases Constant(0.0).
     """
+    from engine.backend import to_device
     from engine.ops import creation as C
 
+    from ..device import expected_device
     from ..meta import to_np
     from . import initializer as init
 
@@ -153,9 +155,13 @@ def make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, scope
     initializer = attr.initializer or default_initializer
     if initializer is None:
         initializer = init.Constant(0.0) if is_bias else init.XavierUniform()
+    # initialised on the host (initializers draw there), then moved to the expected place
     p = Parameter.of(C.zeros(Tensor, tuple(int(s) for s in shape), np_dtype).array, name,
                      attr.trainable, attr.learning_rate, attr.regularizer, attr.need_clip)
     initializer(p)
+    device = expected_device()
+    if device is not None:
+        p.array = to_device(p.array, device)
     return p
 
 

@@ -8,6 +8,7 @@ Accumulators are named ``<param name>_<accumulator>_0`` as paddle names them.
 """
 from __future__ import annotations
 
+from engine.backend import device_of, to_device
 from engine.mode import no_grad
 from engine.nn import variants as _V
 from engine.tensor import Tensor as _EngineTensor
@@ -137,8 +138,7 @@ class Optimizer:
                 if name not in self._accumulators_holder:
                     raise AssertionError(f"Optimizer set error, {name} should in state dict")
                 v = self._accumulators_holder.pop(name)
-                arr = v.array if isinstance(v, _EngineTensor) else v
-                state[acc] = arr.astype(p.array.dtype).copy()
+                state[acc] = _accumulator_like(v, p.array)
         return state
 
     @no_grad()
@@ -202,10 +202,17 @@ class Optimizer:
             for acc, name in names.items():
                 if name in self._accumulators_holder:
                     v = self._accumulators_holder.pop(name)
-                    arr = v.array if isinstance(v, _EngineTensor) else v
-                    state[acc] = arr.astype(p.array.dtype).copy()
+                    state[acc] = _accumulator_like(v, p.array)
 
     set_dict = set_state_dict
+
+
+def _accumulator_like(v, param_array):
+    """A loaded accumulator as a fresh array of the parameter's dtype and device."""
+    arr = v.array if isinstance(v, _EngineTensor) else v
+    if type(arr) is not type(param_array):
+        arr = to_device(arr, device_of(param_array))
+    return arr.astype(param_array.dtype).copy()
 
 
 class SGD(Optimizer):
