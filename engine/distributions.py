@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 
-from .backend import int64, xp
+from .backend import as_array, float64, int64, ndarray, xp_of
 from .mode import no_grad
 from .nn import functional as NF
+from .nn.functional import broadcast_shapes, lgamma_array, onto_device_of
 from .ops import elementwise as E
 from .ops import index as I
 from .ops import reduce as R
@@ -20,7 +21,6 @@ from .ops import shape as S
 from .ops.creation import default_generator
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
-_LGAMMA = xp.vectorize(math.lgamma, otypes=[xp.float64])
 
 
 def _gen(generator):
@@ -29,18 +29,23 @@ def _gen(generator):
 
 def broadcast_all(*tensors):
     """The tensors broadcast to one shape (differentiably)."""
-    shape = xp.broadcast_shapes(*(t.array.shape for t in tensors))
+    shape = broadcast_shapes(*(t.array.shape for t in tensors))
     return tuple(t if t.array.shape == shape else S.broadcast_to(t, shape) for t in tensors)
 
 
 def lgamma_const(t):
     """log Gamma of a tensor's values, as a constant (used on count data only)."""
     a = t.array
-    return type(t).wrap(xp.asarray(_LGAMMA(a), dtype=a.dtype))
+    return type(t).wrap(as_array(lgamma_array(a), a.dtype))
 
 
 def _wrap(like, a):
-    return type(like).wrap(xp.asarray(a, dtype=like.array.dtype))
+    """Array ``a`` (host draws, or data on ``like``'s device) as an untracked tensor of
+    ``like``'s dtype and device."""
+    arr = like.array
+    if type(a) is ndarray and type(arr) is not ndarray:
+        a = onto_device_of(a.astype(arr.dtype), arr)
+    return type(like).wrap(as_array(a, arr.dtype))
 
 
 class Distribution:
@@ -137,28 +142,30 @@ class Categorical(Distribution):
 
     @property
     def mean(self):
-        return _wrap(self.probs, xp.full(self.batch_shape, xp.nan))
+        a = self.probs.array
+        return _wrap(self.probs, xp_of(a).full(self.batch_shape, math.nan, dtype=a.dtype))
 
     def sample(self, sample_shape=(), generator=None):
         shape = tuple(sample_shape) + tuple(self.batch_shape)
-        p = self.probs.array.reshape(-1, self.num_events).astype(xp.float64)
+        p = self.probs.array.reshape(-1, self.num_events).astype(float64)
+        xp = xp_of(p)
         cdf = xp.cumsum(p, axis=-1)
         cdf /= cdf[:, -1:]
-        n = int(xp.prod(tuple(sample_shape))) if sample_shape else 1
-        u = _gen(generator).rng.random((n, p.shape[0]))
+        n = math.prod(tuple(sample_shape)) if sample_shape else 1
+        u = onto_device_of(_gen(generator).rng.random((n, p.shape[0])), p)
         idx = (u[..., None] >= cdf[None, :, :]).sum(-1)
         idx = xp.minimum(idx, self.num_events - 1).astype(int64)
         return type(self.probs).wrap(idx.reshape(shape))
 
     def log_prob(self, value):
         v = value.array.astype(int64)
-        shape = xp.broadcast_shapes(v.shape, self.batch_shape)
+        shape = broadcast_shapes(v.shape, self.batch_shape)
         lg = S.broadcast_to(self.logits, shape + (self.num_events,))
-        idx = type(value).wrap(xp.broadcast_to(v, shape)[..., None].copy())
+        idx = type(value).wrap(xp_of(v).broadcast_to(v, shape)[..., None].copy())
         return S.squeeze(I.take_along_axis(lg, idx, -1), -1)
 
     def entropy(self):
-        lo = float(xp.finfo(self.logits.array.dtype).min)
+        lo = float(_finfo(self.logits).min)
         return E.neg(R.sum(E.mul(E.clamp(self.logits, min=lo), self.probs), -1))
 
 
@@ -182,13 +189,14 @@ class Multinomial(Distribution):
     def sample(self, sample_shape=(), generator=None):
         n, k = self.total_count, self._categorical.num_events
         draws = self._categorical.sample((n,) + tuple(sample_shape), generator).array
-        counts = (draws[..., None] == xp.arange(k)).sum(0)
+        counts = (draws[..., None] == xp_of(draws).arange(k)).sum(0)
         return type(self.probs).wrap(counts.astype(self.probs.array.dtype))
 
     def log_prob(self, value):
         logits = self.logits
-        zero_inf = (value.array == 0) & xp.isneginf(xp.broadcast_to(logits.array,
-                                                                    value.array.shape))
+        xp = xp_of(logits.array)
+        spread = xp.broadcast_to(logits.array, value.array.shape)
+        zero_inf = (value.array == 0) & xp.isinf(spread) & (spread < 0)
         if zero_inf.any():
             logits = E.where_(type(value).wrap(~zero_inf), logits, 0.0)
         log_n = lgamma_const(E.add(R.sum(value, -1), 1.0))
@@ -198,14 +206,15 @@ class Multinomial(Distribution):
     def entropy(self):
         """n H(categorical) - log n! + E[sum_i log x_i!] (the binomial marginals), as torch."""
         n = self.total_count
-        k = xp.arange(n + 1, dtype=xp.float64)
+        k = xp_of(self.probs.array).arange(n + 1, dtype=float64)
         shape = (n + 1,) + (1,) * self.probs.array.ndim
-        const = (math.lgamma(n + 1) - _LGAMMA(k + 1) - _LGAMMA(n - k + 1)).reshape(shape)
+        lgamma_k1 = lgamma_array(k + 1)
+        const = (math.lgamma(n + 1) - lgamma_k1 - lgamma_array(n - k + 1)).reshape(shape)
         support = _wrap(self.probs, k.reshape(shape))
         p = E.clamp(self.probs, min=_eps(self.probs), max=1 - _eps(self.probs))
         log_binom = E.add(E.add(_wrap(self.probs, const), E.mul(support, E.log(p))),
                           E.mul(E.sub(float(n), support), E.log1p(E.neg(p))))
-        weights = _wrap(self.probs, _LGAMMA(k + 1).reshape(shape))
+        weights = _wrap(self.probs, lgamma_k1.reshape(shape))
         expected = R.sum(R.sum(E.mul(weights, E.exp(log_binom)), 0), -1)
         return E.add(E.sub(E.mul(self._categorical.entropy(), float(n)), math.lgamma(n + 1)),
                      expected)
@@ -234,9 +243,10 @@ class Bernoulli(Distribution):
 
     def sample(self, sample_shape=(), generator=None):
         shape = self._extended(sample_shape)
-        u = _gen(generator).rng.random(shape)
-        p = xp.broadcast_to(self.probs.array, shape)
-        return _wrap(self.probs, (u < p).astype(self.probs.array.dtype))
+        a = self.probs.array
+        u = onto_device_of(_gen(generator).rng.random(shape), a)
+        p = xp_of(a).broadcast_to(a, shape)
+        return _wrap(self.probs, (u < p).astype(a.dtype))
 
     def log_prob(self, value):
         logits, value = broadcast_all(self.logits, value)
@@ -246,12 +256,16 @@ class Bernoulli(Distribution):
         return NF.binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
 
 
+def _finfo(t):
+    return xp_of(t.array).finfo(t.array.dtype)
+
+
 def _eps(t) -> float:
-    return float(xp.finfo(t.array.dtype).eps)
+    return float(_finfo(t).eps)
 
 
 def _tiny(t) -> float:
-    return float(xp.finfo(t.array.dtype).tiny)
+    return float(_finfo(t).tiny)
 
 
 def all_true(mask) -> bool:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 
-from ..backend import int64, xp
-from ..ops import defop, spec
+from ..backend import as_array, device_of, float64, from_host, host, int64, ndarray, xp_of
+from ..ops import check_same_device, defop, spec
 from ..ops import elementwise as E
 from ..ops import index as I
 from ..ops import linalg as L
@@ -37,6 +37,36 @@ def _const(like, a):
     return type(like).wrap(a)
 
 
+def onto_device_of(a, like):
+    """Host array ``a`` (random draws, host data) moved to the device of array ``like``."""
+    return a if type(like) is ndarray else from_host(a, device_of(like))
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    """The shape the given shapes broadcast to (numpy's rule, on shapes alone)."""
+    n = max((len(s) for s in shapes), default=0)
+    out = [1] * n
+    for s in shapes:
+        for i, d in enumerate(s, n - len(s)):
+            if d != out[i]:
+                if out[i] == 1:
+                    out[i] = d
+                elif d != 1:
+                    raise ValueError("shape mismatch: objects cannot be broadcast to a single "
+                                     f"shape: {' '.join(str(tuple(s)) for s in shapes)}")
+    return tuple(out)
+
+
+def _same_device(op: str, like, *arrays) -> None:
+    """The dialect's device error unless ``arrays`` live with tensor ``like``'s array (a type
+    comparison each when they do)."""
+    t = type(like.array)
+    for a in arrays:
+        if a is not None and type(a) is not t:
+            check_same_device(type(like), op, like.array, *(b for b in arrays if b is not None))
+            return
+
+
 # ---------------------------------------------------------------- layers
 def linear(x, weight, bias=None, weight_in_out: bool = False):
     """x @ weight.T + bias (weight [out, in]); weight_in_out: x @ weight (weight [in, out])."""
@@ -54,14 +84,92 @@ def dropout(x, p: float, training: bool, generator=None):
     gen = default_generator if generator is None else generator
     keep = gen.rng.random(x.array.shape) >= p
     mask = (keep / (1.0 - p)).astype(x.array.dtype)
-    return E.mul(x, _const(x, mask))
+    return E.mul(x, _const(x, onto_device_of(mask, x.array)))
+
+
+# ---------------------------------------------------------------- special functions
+# Host arrays go through the C library's erf/lgamma (exactly what the frameworks' CPU
+# kernels compute); device arrays through the series below, written with the array's own
+# module (a few ulp of float64 from the C library: identical after a cast to float32).
+_ERF = host.vectorize(math.erf, otypes=[float64])
+_LGAMMA = host.vectorize(math.lgamma, otypes=[float64])
+# Chebyshev coefficients of erfc(z) = t exp(-z^2 + P(4t - 2)), t = 2/(2+z), z >= 0
+# (Numerical Recipes, 3rd ed., 6.2.2): relative error below 1.2e-16.
+_ERFC_CHEB = (-1.3026537197817094, 6.4196979235649026e-1, 1.9476473204185836e-2,
+              -9.561514786808631e-3, -9.46595344482036e-4, 3.66839497852761e-4,
+              4.2523324806907e-5, -2.0278578112534e-5, -1.624290004647e-6,
+              1.303655835580e-6, 1.5626441722e-8, -8.5238095915e-8, 6.529054439e-9,
+              5.059343495e-9, -9.91364156e-10, -2.27365122e-10, 9.6467911e-11,
+              2.394038e-12, -6.886027e-12, 8.94487e-13, 3.13092e-13, -1.12708e-13,
+              3.81e-16, 7.106e-15, -1.523e-15, -9.4e-17, 1.21e-16, -2.8e-17)
+_ERF_SERIES_BELOW = 0.5  # |x| below: the Maclaurin series (1 - erfc would cancel there)
+
+
+def _erf_series(x):
+    """erf by its Maclaurin series, for |x| < 0.5 (14 terms reach float64 precision)."""
+    x2 = x * x
+    term = x
+    total = x
+    for k in range(1, 14):
+        term = term * x2 * (-1.0 / k)
+        total = total + term * (1.0 / (2 * k + 1))
+    return total * _TWO_OVER_SQRT_PI
+
+
+def _erfc_cheb(z):
+    """erfc(z) for z >= 0 from its Chebyshev expansion (Clenshaw's recurrence)."""
+    t = 2.0 / (2.0 + z)
+    ty = t * 4.0 - 2.0
+    d = dd = 0.0
+    for c in _ERFC_CHEB[:0:-1]:
+        d, dd = ty * d - dd + c, d
+    return t * xp_of(z).exp(-z * z + 0.5 * (_ERFC_CHEB[0] + ty * d) - dd)
+
+
+def erf_array(a):
+    """erf of an array's values, float64, in the array's own module."""
+    if type(a) is ndarray:
+        return _ERF(a)
+    xp = xp_of(a)
+    x = a.astype(float64)
+    z = xp.abs(x)
+    return xp.where(z < _ERF_SERIES_BELOW, _erf_series(x),
+                    xp.sign(x) * (1.0 - _erfc_cheb(z)))
+
+
+# Lanczos' approximation, g = 7, 9 terms: relative error about 1e-15
+_LANCZOS_G = 7.0
+_LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028,
+            771.32342877765313, -176.61502916214059, 12.507343278686905,
+            -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7)
+_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+
+
+def lgamma_array(a):
+    """log|Gamma| of an array's values, float64, in the array's own module (inf at the
+    poles; exactly 0 at 1 and 2)."""
+    if type(a) is ndarray:
+        return _LGAMMA(a) if a.ndim else as_array(math.lgamma(float(a)), float64)
+    xp = xp_of(a)
+    x = a.astype(float64)
+    reflect = x < 0.5
+    y = xp.where(reflect, 1.0 - x, x) - 1.0
+    s = _LANCZOS[0]
+    for i in range(1, len(_LANCZOS)):
+        s = s + _LANCZOS[i] / (y + float(i))
+    t = y + (_LANCZOS_G + 0.5)
+    out = (y + 0.5) * xp.log(t) - t + xp.log(s) + _HALF_LOG_2PI
+    # Gamma(x) Gamma(1-x) = pi / sin(pi x) for x < 1/2
+    sin_pi_x = xp.abs(xp.sin(x * math.pi))
+    safe = xp.where(reflect, sin_pi_x, 1.0)
+    out = xp.where(reflect, math.log(math.pi) - xp.log(safe) - out, out)
+    pole = (x <= 0.0) & (x == xp.floor(x))
+    out = xp.where(pole, math.inf, out)
+    return xp.where((x == 1.0) | (x == 2.0), 0.0, out)
 
 
 def _erf_array(a):
-    return _ERF(a).astype(a.dtype) if a.ndim else xp.asarray(math.erf(float(a)), a.dtype)
-
-
-_ERF = xp.vectorize(math.erf, otypes=[xp.float64])
+    return as_array(erf_array(a), a.dtype)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _erf = defop("erf", lambda n, g: (
     E.mul(g, E.mul(_TWO_OVER_SQRT_PI, E.exp(E.neg(E.square(n.saved[0]))))),))
@@ -120,8 +228,13 @@ def huber_loss(x, y, reduction: str = "mean", delta: float = 1.0):
 
 
 # ---------------------------------------------------------------- classification losses
-def _target_array(target):
-    return target.array if isinstance(target, Tensor) else xp.asarray(target)
+def _target_array(target, like=None):
+    """A target's index array; host data (lists, numpy) is put on the device of array
+    ``like``."""
+    if isinstance(target, Tensor):
+        return target.array
+    t = as_array(target)
+    return t if like is None else onto_device_of(t, like)
 
 
 def first_bad_target(n_classes: int, target, ignore_index: int = -100):
@@ -147,7 +260,7 @@ def _class_axis(x, axis: int) -> int:
 
 def _picked(logp, t, axis: int):
     """logp at the target class along ``axis`` (shape of the target)."""
-    idx = xp.expand_dims(t, axis)
+    idx = xp_of(t).expand_dims(t, axis)
     return S.squeeze(I.take_along_axis(logp, _const(logp, idx), axis), axis)
 
 
@@ -156,6 +269,7 @@ def _class_weights(logp, weight, t, ignore_index: int):
     keep = t != ignore_index
     if weight is None:
         return _const(logp, keep.astype(logp.array.dtype))
+    xp = xp_of(t)
     w = weight.array[xp.where(keep, t, 0)]
     return _const(logp, xp.where(keep, w, 0).astype(logp.array.dtype))
 
@@ -166,9 +280,10 @@ def nll_loss(logp, target, weight=None, ignore_index: int = -100, reduction: str
     if logp.array.ndim == 1:  # a single sample: classes on axis 0, 0-d target
         axis = 0
     axis = _class_axis(logp, axis)
-    t = _target_array(target).astype(int64)
+    t = _target_array(target, logp.array).astype(int64)
+    _same_device("nll_loss", logp, t, None if weight is None else weight.array)
     _check_targets(logp, t, axis, ignore_index)
-    safe = xp.where(t == ignore_index, 0, t)
+    safe = xp_of(t).where(t == ignore_index, 0, t)
     w = _class_weights(logp, weight, t, ignore_index)
     loss = E.neg(E.mul(_picked(logp, safe, axis), w))
     if reduction == "mean":
@@ -206,7 +321,7 @@ def cross_entropy(logits, target, weight=None, ignore_index: int = -100,
     nll = nll_loss(logp, target, weight, ignore_index, reduction, axis)
     if label_smoothing <= 0.0:
         return nll
-    t = _target_array(target).astype(int64)
+    t = _target_array(target, logp.array).astype(int64)
     ignored = t == ignore_index
     if weight is not None:
         smooth = E.neg(R.sum(E.mul(logp, _weight_along(weight, logp.array.ndim, axis)), axis))
@@ -218,7 +333,7 @@ def cross_entropy(logits, target, weight=None, ignore_index: int = -100,
             denom = weight.array[t[~ignored]].sum()
         else:
             denom = (~ignored).sum()
-        smooth = E.div(R.sum(smooth), _const(logp, xp.asarray(denom, logp.array.dtype)))
+        smooth = E.div(R.sum(smooth), _const(logp, as_array(denom, logp.array.dtype)))
     else:
         smooth = reduce_loss(smooth, reduction)
     return E.add(E.mul(nll, 1.0 - label_smoothing), E.mul(smooth, label_smoothing / n_classes))
@@ -276,18 +391,18 @@ def _classes_case(draw, st, hnp):
 
 def _ce_ref(a, target, **kw):
     s = a - a.max(axis=1, keepdims=True)
-    logp = s - xp.log(xp.exp(s).sum(axis=1, keepdims=True))
-    return -logp[xp.arange(a.shape[0]), target].mean()
+    logp = s - host.log(host.exp(s).sum(axis=1, keepdims=True))
+    return -logp[host.arange(a.shape[0]), target].mean()
 
 
 def _smooth_ref(a, b, beta=0.5):
-    d = xp.abs(a - b)
-    return xp.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta).mean()
+    d = host.abs(a - b)
+    return host.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta).mean()
 
 
 def _bce_logits_ref(a, b):
-    p = 1 / (1 + xp.exp(-a))
-    return -(b * xp.log(p) + (1 - b) * xp.log(1 - p)).mean()
+    p = 1 / (1 + host.exp(-a))
+    return -(b * host.log(p) + (1 - b) * host.log(1 - p)).mean()
 
 
 def _probs_case(draw, st, hnp):
@@ -298,7 +413,7 @@ def _probs_case(draw, st, hnp):
 
 
 def _bce_ref(a, b):
-    return -(b * xp.log(a) + (1 - b) * xp.log(1 - a)).mean()
+    return -(b * host.log(a) + (1 - b) * host.log(1 - a)).mean()
 
 
 spec("nn.linear", lambda x, w, b: linear(x, w, b), lambda draw, st, hnp: (
@@ -308,11 +423,11 @@ spec("nn.erf", erf, lambda draw, st, hnp: ([array(draw, st, hnp, small_shape(dra
                                             {}), ref=lambda a: _ERF(a))
 spec("nn.gelu_tanh", lambda x: gelu(x, "tanh"), lambda draw, st, hnp: (
     [array(draw, st, hnp, small_shape(draw, hnp))], {}),
-    ref=lambda a: 0.5 * a * (1 + xp.tanh(_SQRT_2_OVER_PI * (a + 0.044715 * a ** 3))))
+    ref=lambda a: 0.5 * a * (1 + host.tanh(_SQRT_2_OVER_PI * (a + 0.044715 * a ** 3))))
 spec("nn.mse_loss", mse_loss, _pair_case(), ref=lambda a, b: ((a - b) ** 2).mean())
 spec("nn.smooth_l1_loss", lambda x, y: smooth_l1_loss(x, y, beta=0.5), _pair_case(),
      ref=_smooth_ref, second_order=False)
-spec("nn.cross_entropy", lambda x, target: cross_entropy(x, xp.asarray(target)),
+spec("nn.cross_entropy", lambda x, target: cross_entropy(x, as_array(target)),
      _classes_case, ref=_ce_ref)
 spec("nn.bce_with_logits", binary_cross_entropy_with_logits, _pair_case(),
      ref=_bce_logits_ref, grad_args=(0,))

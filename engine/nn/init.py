@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ..backend import xp
+from ..backend import device_of, from_host, ndarray, xp_of
 from ..ops.creation import default_generator
 
 _LINEAR_FNS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
@@ -55,7 +55,11 @@ def _gen(generator):
 
 
 def _fill(t, values):
-    t.array[...] = values
+    """Write ``values`` (a number, a host array or an array on ``t``'s device) into ``t``."""
+    a = t.array
+    if type(a) is not ndarray and type(values) is ndarray:  # host draws onto the device
+        values = from_host(values.astype(a.dtype), device_of(a))
+    a[...] = values
     t.bump_version()
     return t
 
@@ -81,7 +85,7 @@ def ones_(t):
 
 
 def eye_(t):
-    return _fill(t, xp.eye(*t.array.shape))
+    return _fill(t, xp_of(t.array).eye(*t.array.shape, dtype=t.array.dtype))
 
 
 def xavier_uniform_(t, gain: float = 1.0, generator=None, in_axis: int = 1, out_axis: int = 0):

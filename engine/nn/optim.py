@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import math
 
-from ..backend import float32, xp
+from ..backend import as_array, float32, float64, xp_of
+
+# The step counter lives on the host whatever the parameter's device (as torch keeps it
+# unless asked for a capturable optimiser); the other state is made on the parameter's.
 
 
 def _wrap(p, a):
@@ -27,7 +30,7 @@ def _tick(p, state) -> float:
     """Advance the step counter (a float32 0-d tensor, as torch keeps it); the new step."""
     step = state.get("step")
     value = (0.0 if step is None else float(step.array)) + 1.0
-    state["step"] = _wrap(p, xp.asarray(value, dtype=float32))
+    state["step"] = _wrap(p, as_array(value, float32))
     return value
 
 
@@ -74,8 +77,9 @@ def adam(p, g, state: dict, lr: float, betas=(0.9, 0.999), eps: float = 1e-8,
             _write(p, p.array * (1 - lr * weight_decay))
     elif weight_decay != 0:
         a = a + weight_decay * p.array
+    xp = xp_of(p.array)
     if "exp_avg" not in state:
-        state["step"] = _wrap(p, xp.asarray(0.0, dtype=float32))
+        state["step"] = _wrap(p, as_array(0.0, float32))
         state["exp_avg"] = _wrap(p, xp.zeros_like(p.array))
         state["exp_avg_sq"] = _wrap(p, xp.zeros_like(p.array))
         if amsgrad:
@@ -101,8 +105,9 @@ def adam(p, g, state: dict, lr: float, betas=(0.9, 0.999), eps: float = 1e-8,
 def rmsprop(p, g, state: dict, lr: float, alpha: float = 0.99, eps: float = 1e-8,
             weight_decay: float = 0.0, momentum: float = 0.0, centered: bool = False,
             maximize: bool = False) -> None:
+    xp = xp_of(p.array)
     if "square_avg" not in state:
-        state["step"] = _wrap(p, xp.asarray(0.0, dtype=float32))
+        state["step"] = _wrap(p, as_array(0.0, float32))
         state["square_avg"] = _wrap(p, xp.zeros_like(p.array))
         if momentum > 0:
             state["momentum_buffer"] = _wrap(p, xp.zeros_like(p.array))
@@ -128,8 +133,8 @@ def rmsprop(p, g, state: dict, lr: float, alpha: float = 0.99, eps: float = 1e-8
 
 def adagrad_init(p, state: dict, initial_accumulator_value: float = 0.0) -> None:
     """Adagrad's state is made with the optimiser (torch) rather than at the first step."""
-    state["step"] = _wrap(p, xp.asarray(0.0, dtype=float32))
-    state["sum"] = _wrap(p, xp.full_like(p.array, initial_accumulator_value))
+    state["step"] = _wrap(p, as_array(0.0, float32))
+    state["sum"] = _wrap(p, xp_of(p.array).full_like(p.array, initial_accumulator_value))
 
 
 def adagrad(p, g, state: dict, lr: float, lr_decay: float = 0.0, weight_decay: float = 0.0,
@@ -142,20 +147,21 @@ def adagrad(p, g, state: dict, lr: float, lr_decay: float = 0.0, weight_decay: f
     clr = lr / (1 + (step - 1) * lr_decay)
     s = state["sum"].array + d * d
     state["sum"] = _wrap(p, s)
-    _write(p, p.array + (-clr) * (d / (xp.sqrt(s) + eps)))
+    _write(p, p.array + (-clr) * (d / (xp_of(s).sqrt(s) + eps)))
 
 
 def grad_norm(grads, norm_type: float = 2.0):
     """The norm of all gradient arrays taken together (float32 like the grads)."""
     if not grads:
-        return xp.asarray(0.0, dtype=float32)
+        return as_array(0.0, float32)
     dtype = grads[0].dtype
+    xp = xp_of(grads[0])
     if norm_type == math.inf:
-        norms = [xp.abs(a).max() for a in grads]
-        return xp.asarray(max(norms), dtype=dtype)
-    norms = xp.array([(xp.abs(a.astype(xp.float64)) ** norm_type).sum() ** (1.0 / norm_type)
-                      for a in grads], dtype=dtype)
-    return xp.asarray((xp.abs(norms) ** norm_type).sum() ** (1.0 / norm_type), dtype=dtype)
+        norms = xp.stack([xp.abs(a).max() for a in grads])
+        return as_array(norms.max(), dtype)
+    norms = xp.stack([(xp.abs(a.astype(float64)) ** norm_type).sum() ** (1.0 / norm_type)
+                      for a in grads]).astype(dtype)
+    return as_array((xp.abs(norms) ** norm_type).sum() ** (1.0 / norm_type), dtype)
 
 
 def clip_grad_norm(params, max_norm: float, norm_type: float = 2.0,
@@ -165,13 +171,14 @@ def clip_grad_norm(params, max_norm: float, norm_type: float = 2.0,
     params = [p for p in params if p.grad is not None]
     grads = [p.grad.array for p in params]
     total = grad_norm(grads, float(norm_type))
-    if error_if_nonfinite and not xp.isfinite(total):
+    if error_if_nonfinite and not xp_of(total).isfinite(total):
         raise RuntimeError(
             f"The total norm of order {float(norm_type)} for gradients from `parameters` is "
             "non-finite, so it cannot be clipped. To disable this error and scale the "
             "gradients by the non-finite norm anyway, set `error_if_nonfinite=False`")
-    coef = min(float(max_norm) / (float(total) + 1e-6), 1.0)
-    coef = xp.asarray(coef, dtype=total.dtype)
+    # rounded to the norm's dtype, then a Python float: it meets the gradients as a number
+    # of their dtype (NEP 50), on any device
+    coef = as_array(min(float(max_norm) / (float(total) + 1e-6), 1.0), total.dtype).item()
     for p in params:
         p.grad.array[...] = p.grad.array * coef
         p.grad.bump_version()

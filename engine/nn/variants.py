@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from ..backend import as_array, int64, xp
+from ..backend import as_array, constant, float32, float64, int64, xp_of
 from ..mode import no_grad
 from ..ops import elementwise as E
 from ..ops import index as I
@@ -14,6 +14,7 @@ from ..ops import reduce as R
 from ..ops import shape as S
 from ..ops.creation import default_generator
 from ..tensor import Tensor
+from .functional import _same_device, broadcast_shapes, lgamma_array, onto_device_of
 
 
 # ---------------------------------------------------------------- initialiser fans
@@ -52,13 +53,13 @@ def kaiming_normal_std(fan: float, gain: float) -> float:
 def truncated_normal_(t, mean: float, std: float, bound_in_stds: float = 2.0, generator=None):
     """Fill ``t`` with normal draws, redrawing those beyond ``bound_in_stds`` deviations."""
     gen = default_generator if generator is None else generator
-    a = gen.rng.standard_normal(t.array.shape)
-    bad = xp.abs(a) > bound_in_stds
+    a = gen.rng.standard_normal(t.array.shape)  # host draws
+    bad = abs(a) > bound_in_stds
     while bad.any():
         a[bad] = gen.rng.standard_normal(int(bad.sum()))
-        bad = xp.abs(a) > bound_in_stds
+        bad = abs(a) > bound_in_stds
     with no_grad():
-        t.array[...] = (a * std + mean).astype(t.array.dtype)
+        t.array[...] = onto_device_of((a * std + mean).astype(t.array.dtype), t.array)
     t.bump_version()
     return t
 
@@ -66,6 +67,13 @@ def truncated_normal_(t, mean: float, std: float, bound_in_stds: float = 2.0, ge
 # ---------------------------------------------------------------- losses
 def _const(like, a):
     return type(like).wrap(as_array(a))
+
+
+def _labels(labels, like):
+    """The array of ``labels`` (a tensor, or host data put on the device of array ``like``)."""
+    if isinstance(labels, Tensor):
+        return labels.array
+    return onto_device_of(as_array(labels), like)
 
 
 def _reduce(loss, reduction: str):
@@ -102,7 +110,9 @@ def keepdim_cross_entropy(x, label, weight=None, ignore_index: int = -100,
     """
     nd = x.array.ndim
     ax = axis % nd
-    lab = label.array if isinstance(label, Tensor) else as_array(label)
+    lab = _labels(label, x.array)
+    _same_device("cross_entropy", x, lab, None if weight is None else weight.array)
+    xp = xp_of(lab)
     squeeze_out = lab.ndim == nd - 1
     if squeeze_out:
         lab = xp.expand_dims(lab, ax)
@@ -178,9 +188,16 @@ def huber_or_smooth_l1(x, y, reduction: str = "mean", delta: float = 1.0,
 # ---------------------------------------------------------------- optimiser updates
 # Each works on arrays in place: ``p`` the parameter array, ``g`` its gradient
 # (already regularised/clipped), ``state`` a dict of accumulator arrays.
-def _f(v, like):
-    """A scalar in the parameter's dtype (the kernels compute in it)."""
-    return xp.asarray(v, dtype=like.dtype)
+def _f(v: float, like):
+    """A hyper-parameter as a 0-d array of the parameter's dtype on its device (the kernels
+    compute in that dtype; cached, so it is made once per value)."""
+    return constant(xp_of(like), v, like.dtype)
+
+
+def _scalar(v, like):
+    """A computed scale (a number or a 0-d array) as a 0-d array of ``like``'s dtype and
+    device, made afresh."""
+    return xp_of(like).asarray(v, dtype=like.dtype)
 
 
 def add_l2_decay(p, g, coeff: float):
@@ -197,7 +214,7 @@ def momentum_lr_outside(p, g, state: dict, lr: float, momentum: float,
     """v = mu v + g; p -= lr (g + mu v) with nesterov, else lr v (velocity without lr)."""
     v = state.get("velocity")
     if v is None:
-        v = state["velocity"] = xp.zeros_like(p)
+        v = state["velocity"] = xp_of(p).zeros_like(p)
     mu = _f(momentum, p)
     v *= mu
     v += g
@@ -216,12 +233,13 @@ def adam_scaled_eps(p, g, state: dict, lr: float, beta1: float, beta2: float, ep
     The running powers b1^t, b2^t are kept in the state (``beta1_pow``, ``beta2_pow``:
     the values for the step being taken).
     """
+    xp = xp_of(p)
     m = state.get("moment1")
     if m is None:
         m = state["moment1"] = xp.zeros_like(p)
         state["moment2"] = xp.zeros_like(p)
-        state["beta1_pow"] = _f(beta1, p).reshape(1)
-        state["beta2_pow"] = _f(beta2, p).reshape(1)
+        state["beta1_pow"] = xp.full((1,), beta1, dtype=p.dtype)  # updated in place below
+        state["beta2_pow"] = xp.full((1,), beta2, dtype=p.dtype)
         if amsgrad:
             state["moment2_max"] = xp.zeros_like(p)
     v = state["moment2"]
@@ -249,6 +267,7 @@ def adam_scaled_eps(p, g, state: dict, lr: float, beta1: float, beta2: float, ep
 def rmsprop_eps_inside(p, g, state: dict, lr: float, rho: float, eps: float,
                        momentum: float, centered: bool) -> None:
     """ms = rho ms + (1-rho) g^2; mom = mu mom + lr g / sqrt(ms [- mg^2] + eps); p -= mom."""
+    xp = xp_of(p)
     ms = state.get("mean_square")
     if ms is None:
         ms = state["mean_square"] = xp.zeros_like(p)
@@ -274,6 +293,7 @@ def rmsprop_eps_inside(p, g, state: dict, lr: float, rho: float, eps: float,
 def adagrad_eps_outside(p, g, state: dict, lr: float, eps: float,
                         initial_accumulator_value: float = 0.0) -> None:
     """acc += g^2; p -= lr g / (sqrt(acc) + eps)."""
+    xp = xp_of(p)
     acc = state.get("moment")
     if acc is None:
         acc = state["moment"] = xp.full_like(p, initial_accumulator_value)
@@ -286,8 +306,8 @@ def clip_each_by_norm(grads: list, max_norm: float) -> list:
     """Each gradient scaled to L2 norm <= max_norm on its own."""
     out = []
     for g in grads:
-        norm = xp.sqrt((g.astype(xp.float64) ** 2).sum())
-        out.append(g * _f(max_norm / norm, g) if norm > max_norm else g)
+        norm = xp_of(g).sqrt((g.astype(float64) ** 2).sum())
+        out.append(g * _scalar(max_norm / norm, g) if norm > max_norm else g)
     return out
 
 
@@ -295,38 +315,43 @@ def clip_by_global_norm(grads: list, max_norm: float) -> list:
     """All gradients scaled by max_norm / max(global_norm, max_norm)."""
     if not grads:
         return grads
-    total = sum(float((g.astype(xp.float32) ** 2).sum()) for g in grads)
+    total = sum(float((g.astype(float32) ** 2).sum()) for g in grads)
     global_norm = math.sqrt(total)
     scale = max_norm / max(global_norm, max_norm)
-    return [g * _f(scale, g) for g in grads]
+    return [g * _scalar(scale, g) for g in grads]
 
 
 
 def one_hot(x, num_classes: int, dtype):
     """Rows of the identity picked by the integer tensor ``x`` (a new trailing axis)."""
     a = x.array
-    return type(x).wrap((a[..., None] == xp.arange(num_classes)).astype(dtype))
+    return type(x).wrap((a[..., None] == xp_of(a).arange(num_classes)).astype(dtype))
 
 
 def add_l1_decay(p, g, coeff: float):
     """g + coeff * sign(p)."""
-    return g + _f(coeff, p) * xp.sign(p)
+    return g + _f(coeff, p) * xp_of(p).sign(p)
 
 
 def zeros_like_array(a):
-    return xp.zeros_like(a)
+    return xp_of(a).zeros_like(a)
 
 
 # ---------------------------------------------------------------- distributions
 # Written with engine ops so log_prob/entropy/rsample are differentiable in the
 # distribution's parameters.  ``gen`` is an engine Generator (None: the default).
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
-_LGAMMA = xp.vectorize(math.lgamma, otypes=[xp.float64])
 
 
 def lgamma_const(t):
     """log Gamma of the data of ``t`` (no gradient: used on counts only)."""
-    return type(t).wrap(_LGAMMA(t.array).astype(t.array.dtype))
+    return type(t).wrap(as_array(lgamma_array(t.array), t.array.dtype))
+
+
+def _drawn(like, a):
+    """Host draws ``a`` in ``like``'s dtype on its device, as an untracked tensor."""
+    arr = like.array
+    return type(like).wrap(onto_device_of(a.astype(arr.dtype), arr))
 
 
 def _generator(gen):
@@ -335,9 +360,9 @@ def _generator(gen):
 
 def normal_rsample(loc, scale, shape: tuple, gen=None):
     """loc + scale * eps with eps ~ N(0, 1) of ``shape + broadcast(loc, scale)``."""
-    batch = xp.broadcast_shapes(loc.array.shape, scale.array.shape)
-    eps = _generator(gen).rng.standard_normal(tuple(shape) + batch).astype(loc.array.dtype)
-    return E.add(loc, E.mul(scale, _const(loc, eps)))
+    batch = broadcast_shapes(loc.array.shape, scale.array.shape)
+    eps = _generator(gen).rng.standard_normal(tuple(shape) + batch)
+    return E.add(loc, E.mul(scale, _drawn(loc, eps)))
 
 
 def normal_log_prob(loc, scale, value):
@@ -348,22 +373,22 @@ def normal_log_prob(loc, scale, value):
 
 def normal_entropy(loc, scale):
     """0.5 + log(sqrt(2 pi)) + log(scale), broadcast to loc's shape (no gradient to loc)."""
-    shape = xp.broadcast_shapes(loc.array.shape, scale.array.shape)
+    shape = broadcast_shapes(loc.array.shape, scale.array.shape)
     return S.broadcast_to(E.add(E.log(scale), 0.5 + _LOG_SQRT_2PI), shape)
 
 
 def uniform_rsample(low, high, shape: tuple, gen=None):
-    batch = xp.broadcast_shapes(low.array.shape, high.array.shape)
-    u = _generator(gen).rng.random(tuple(shape) + batch).astype(low.array.dtype)
-    return E.add(low, E.mul(E.sub(high, low), _const(low, u)))
+    batch = broadcast_shapes(low.array.shape, high.array.shape)
+    u = _generator(gen).rng.random(tuple(shape) + batch)
+    return E.add(low, E.mul(E.sub(high, low), _drawn(low, u)))
 
 
 def uniform_open_log_prob(low, high, value):
     """log(1/(high-low)) strictly inside (low, high), -inf elsewhere (ends included)."""
-    inside = E.logical_and(E.lt(low, value), E.lt(value, high))
-    mask = E.cast(inside, value.array.dtype)
-    with xp.errstate(divide="ignore"):  # log(0) = -inf outside is the intended value
-        return E.sub(E.log(mask), E.log(E.sub(high, low)))
+    inside = E.logical_and(E.lt(low, value), E.lt(value, high)).array
+    # log of the indicator: 0 inside, -inf outside (a constant: no gradient flows there)
+    log_mask = xp_of(inside).where(inside, 0.0, -math.inf).astype(value.array.dtype)
+    return E.sub(_const(value, log_mask), E.log(E.sub(high, low)))
 
 
 def uniform_open_prob(low, high, value):
@@ -391,14 +416,14 @@ def softmax_entropy(logits):
 
 def sample_categories(probs, shape: tuple, gen=None):
     """Class indices drawn from rows of ``probs`` (last axis): shape ``shape + batch``."""
-    p = probs.array.astype(xp.float64)
+    p = probs.array.astype(float64)
     p = p / p.sum(-1, keepdims=True)
     batch = p.shape[:-1]
     flat = p.reshape(-1, p.shape[-1])
-    n = int(xp.prod(shape)) if len(shape) else 1
+    n = math.prod(shape) if len(shape) else 1
     rng = _generator(gen).rng
-    cdf = xp.cumsum(flat, -1)
-    u = rng.random((n, flat.shape[0], 1))
+    cdf = xp_of(flat).cumsum(flat, -1)
+    u = onto_device_of(rng.random((n, flat.shape[0], 1)), flat)
     idx = (u > cdf[None]).sum(-1).clip(0, flat.shape[-1] - 1)
     return type(probs).wrap(idx.reshape(tuple(shape) + batch).astype(int64))
 
@@ -412,6 +437,7 @@ def take_last_axis(t, index):
         return S.reshape(I.take_along_axis(t, _const(t, idx.reshape(-1)), 0), idx.shape)
     if idx.ndim == 1:
         idx = idx.reshape((1,) * (t.array.ndim - 1) + (-1,))
+    xp = xp_of(idx)
     full = xp.broadcast_to(idx, t.array.shape[:-1] + idx.shape[-1:])
     return I.take_along_axis(t, _const(t, xp.ascontiguousarray(full)), -1)
 
@@ -420,7 +446,7 @@ def multinomial_log_prob(probs, value):
     """log n!/prod(k!) + sum k log p (0 log 0 = 0)."""
     v = value if value.array.dtype.kind == "f" else E.cast(value, probs.array.dtype)
     logp = E.log(probs)
-    zero_inf = (v.array == 0) & xp.isinf(logp.array)
+    zero_inf = (v.array == 0) & xp_of(logp.array).isinf(logp.array)
     logp = E.where_(_const(logp, zero_inf), E.mul(logp, 0.0), logp) if zero_inf.any() else logp
     total = lgamma_const(E.add(R.sum(v, -1), 1.0))
     parts = R.sum(lgamma_const(E.add(v, 1.0)), -1)
@@ -430,7 +456,7 @@ def multinomial_log_prob(probs, value):
 def counts_of_draws(draws, n_classes: int, dtype):
     """Per-class counts of category draws along the first axis."""
     a = draws.array
-    onehot = (a[..., None] == xp.arange(n_classes)).astype(dtype)
+    onehot = (a[..., None] == xp_of(a).arange(n_classes)).astype(dtype)
     return type(draws).wrap(onehot.sum(0))
 
 
@@ -440,14 +466,16 @@ def multinomial_entropy(probs, total_count: int):
     n = float(total_count)
     logits = E.log(normalized_by_sum(probs))
     cat_entropy = softmax_entropy(logits)
+    xp = xp_of(probs.array)
     support = xp.arange(1, total_count + 1, dtype=dt).reshape((-1,) + (1,) * probs.array.ndim)
     s = _const(probs, support)
-    log_binom = (_LGAMMA(n + 1) - _LGAMMA(support + 1) - _LGAMMA(n - support + 1)).astype(dt)
+    lgamma_k1 = lgamma_array(support + 1)
+    log_binom = (math.lgamma(n + 1) - lgamma_k1 - lgamma_array(n - support + 1)).astype(dt)
     log_pmf = E.add(E.add(_const(probs, log_binom), E.mul(s, E.log(probs))),
                     E.mul(E.sub(n, s), E.log1p(E.neg(probs))))
-    tail = R.sum(E.mul(E.exp(log_pmf), _const(probs, _LGAMMA(support + 1).astype(dt))),
+    tail = R.sum(E.mul(E.exp(log_pmf), _const(probs, lgamma_k1.astype(dt))),
                  (0, probs.array.ndim))
-    return E.add(E.sub(E.mul(cat_entropy, n), float(_LGAMMA(n + 1))), tail)
+    return E.add(E.sub(E.mul(cat_entropy, n), math.lgamma(n + 1)), tail)
 
 
 def clip_probs_open(probs, eps: float):
@@ -458,7 +486,7 @@ def bernoulli_log_prob(probs_clipped, value):
     """value log p + (1 - value) log(1 - p), computed from the logits stably."""
     from .functional import binary_cross_entropy_with_logits
     logits = E.sub(E.log(probs_clipped), E.log1p(E.neg(probs_clipped)))
-    shape = xp.broadcast_shapes(logits.array.shape, value.array.shape)
+    shape = broadcast_shapes(logits.array.shape, value.array.shape)
     return E.neg(binary_cross_entropy_with_logits(S.broadcast_to(logits, shape),
                                                   S.broadcast_to(value, shape),
                                                   reduction="none"))
@@ -475,11 +503,12 @@ def bernoulli_entropy_label_constant(probs_clipped):
 
 def bernoulli_sample(probs, shape: tuple, gen=None):
     u = _generator(gen).rng.random(tuple(shape) + probs.array.shape)
+    u = onto_device_of(u, probs.array)
     return type(probs).wrap((u < probs.array).astype(probs.array.dtype))
 
 
 def batch_shape_of(*params) -> tuple:
-    return tuple(xp.broadcast_shapes(*(p.array.shape for p in params)))
+    return broadcast_shapes(*(p.array.shape for p in params))
 
 
 def dropout_shared_mask(x, p: float, axes, scale: bool = True, gen=None):
@@ -490,7 +519,7 @@ def dropout_shared_mask(x, p: float, axes, scale: bool = True, gen=None):
     shape = tuple(d if i in keep_axes else 1 for i, d in enumerate(x.array.shape))
     keep = _generator(gen).rng.random(shape) >= p
     mask = keep / (1.0 - p) if scale and p < 1.0 else keep
-    return E.mul(x, _const(x, mask.astype(x.array.dtype)))
+    return E.mul(x, _drawn(x, mask))
 
 
 def nll_mean_zero_when_all_ignored(logp, target, weight=None, ignore_index: int = -100,
@@ -498,10 +527,10 @@ def nll_mean_zero_when_all_ignored(logp, target, weight=None, ignore_index: int 
     """Weighted-mean NLL whose value is 0 (not nan) when no label counts."""
     from .functional import nll_loss
     total_loss = nll_loss(logp, target, weight, ignore_index, "sum", axis)
-    t = target.array if isinstance(target, Tensor) else as_array(target)
+    t = _labels(target, logp.array)
     keep = t != ignore_index
     if weight is None:
         total = float(keep.sum())
     else:
-        total = float((weight.array[xp.where(keep, t, 0)] * keep).sum())
+        total = float((weight.array[xp_of(t).where(keep, t, 0)] * keep).sum())
     return E.div(total_loss, total + (total == 0.0))
