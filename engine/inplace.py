@@ -7,9 +7,9 @@ change bumps the version counter that saved tensors are checked against.
 """
 from __future__ import annotations
 
-from .backend import xp
+from .backend import device_of, from_host, is_array, ndarray, xp_of
 from .mode import state
-from .ops import defop, spec
+from .ops import check_same_device, defop, spec
 from .ops.testing import array, small_shape
 from .tensor import INFERENCE, Tensor, record
 
@@ -46,11 +46,15 @@ def _write(x, result) -> None:
         raise x.dialect.invalid(
             "inplace", f"output with shape {list(x.array.shape)} doesn't match the broadcast "
             f"shape {list(data.shape)}", target_shape=x.array.shape, result_shape=data.shape)
-    if data.dtype != x.array.dtype and not xp.can_cast(data.dtype, x.array.dtype, "same_kind"):
+    target = x.array
+    if data.dtype != target.dtype and not xp_of(target).can_cast(data.dtype, target.dtype,
+                                                                 "same_kind"):
         raise x.dialect.invalid(
             "inplace", f"result type {data.dtype} can't be cast to the desired output type "
-            f"{x.array.dtype}", result_dtype=data.dtype, target_dtype=x.array.dtype)
-    x.array[...] = data
+            f"{target.dtype}", result_dtype=data.dtype, target_dtype=target.dtype)
+    if type(data) is not type(target):  # e.g. a host tensor updated with a device one
+        check_same_device(type(x), "inplace", target, data)
+    target[...] = data
     x.bump_version()
 
 
@@ -93,10 +97,45 @@ def _out_unused(n) -> bool:
     return n.op.name == "pow" and n.parents[1] is None
 
 
-def _array_key(key):
+def _array_key(x, key):
+    """``key`` with Tensors as their arrays; on a device, host index arrays are copied
+    over (a device index of host data is the dialect's device error)."""
     if isinstance(key, tuple):
-        return tuple(k.array if isinstance(k, Tensor) else k for k in key)
-    return key.array if isinstance(key, Tensor) else key
+        key = tuple(k.array if isinstance(k, Tensor) else k for k in key)
+    elif isinstance(key, Tensor):
+        key = key.array
+    items = key if type(key) is tuple else (key,)
+    if type(x.array) is ndarray:
+        for k in items:
+            if type(k) not in _HOST_KEY and is_array(k):
+                break
+        else:
+            return key
+    from .ops.index import place_key
+    placed = place_key(x, items)
+    return placed if type(key) is tuple else placed[0]
+
+
+_HOST_KEY = frozenset((int, slice, type(None), type(Ellipsis), ndarray))
+
+
+def _value(x, v):
+    """A value to write into x's array: an array of x's backend, or a Python value.
+
+    A 0-d host array joins a device tensor where the dialect allows it; any other array
+    of another device is the dialect's device error."""
+    a = x.array
+    if is_array(v):
+        if type(v) is type(a):
+            return v
+        if (type(v) is ndarray and v.ndim == 0 and x.dialect.host_scalars_join_devices):
+            return from_host(v, device_of(a))
+        check_same_device(type(x), "setitem", a, v)
+        raise TypeError(f"cannot write an array of type {type(v).__name__} into one of "
+                        f"type {type(a).__name__}")
+    if type(a) is not ndarray and isinstance(v, (list, tuple)):
+        return xp_of(a).asarray(v)
+    return v
 
 
 def _setitem_vjp(n, g):
@@ -115,8 +154,10 @@ def setitem(x, key, value):
     """x[key] = value, in place (``value`` a Tensor or a scalar)."""
     if x._version is not None:
         _check_inference(x)
-    akey = _array_key(key)
+    akey = _array_key(x, key)
     v = value.array if isinstance(value, Tensor) else value
+    if type(v) is not type(x.array):
+        v = _value(x, v)
     if not _records(x, (value,)):
         x.array[akey] = v
         x.bump_version()
@@ -125,7 +166,7 @@ def setitem(x, key, value):
     old = _snapshot(x)
     out = old.array.copy()
     out[akey] = v
-    mask = xp.zeros(out.shape, dtype=bool)
+    mask = xp_of(out).zeros(out.shape, dtype=bool)
     mask[akey] = True
     result = record(_setitem, out, (old, value), attrs=(akey, mask), cls=type(x))
     x.array[...] = out

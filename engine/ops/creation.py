@@ -1,26 +1,65 @@
-"""Tensors from data and factories; the engine's random generator."""
+"""Tensors from data and factories; the engine's random generator.
+
+Every factory takes ``device`` (an engine ``Device``; None is the host) and creates
+its array with that device's module.  Random values are drawn on the host (one
+stream for every device, so a seed gives the same numbers everywhere) and moved;
+the torch-exact range values are emulated with float64 operations that round the
+same in every array module, on the target device.
+"""
 from __future__ import annotations
 
 import math
 
-from ..backend import bool_, default_float, int64, xp
+from ..backend import (
+    as_array,
+    bool_,
+    default_float,
+    device_of,
+    float64,
+    from_host,
+    host,
+    int64,
+    is_array,
+    module_for,
+    to_device,
+    xp_of,
+)
 from ..tensor import Tensor
+from . import check_same_device
 
 
 def ones_like_array(a):
-    return xp.ones_like(a)
+    return xp_of(a).ones_like(a)
 
 
-def infer_array(data, dtype=None):
-    """A fresh ndarray from nested Python data, scalars or arrays.
+# Python and numpy scalar types (bools count as integers, as in numpy)
+_INTEGERS = (int, host.integer)
+_BOOLS = (bool, host.bool_)
+_HOST_SCALAR = host.generic
+# numpy's floating-point warning switch: the range emulation may overflow on the way
+# (device modules do not warn; the switch does not concern them)
+_errstate = host.errstate
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, _INTEGERS)
+
+
+def infer_array(data, dtype=None, device=None):
+    """A fresh array from nested Python data, scalars or arrays, on ``device``.
 
     Python floats become the default float dtype (not float64), Python ints
-    int64 and bools bool; numpy arrays keep their dtype.
+    int64 and bools bool; arrays keep their dtype (and, without ``device``,
+    their device).
     """
+    if is_array(data):
+        arr = xp_of(data).array(data, dtype=dtype)
+        return arr if device is None else to_device(arr, device)
+    xp = module_for(device)
     if dtype is not None:
         return xp.array(data, dtype=dtype)
-    if isinstance(data, xp.ndarray) or isinstance(data, xp.generic):
-        return xp.array(data)
+    if isinstance(data, _HOST_SCALAR):  # a numpy scalar keeps its dtype
+        return from_host(as_array(data), device)
     arr = xp.array(data)
     kind = arr.dtype.kind
     if kind == "f":
@@ -42,7 +81,7 @@ class Generator:
 
     def seed(self, seed: int) -> None:
         self.initial_seed = int(seed)
-        self.rng = xp.random.default_rng(int(seed))
+        self.rng = host.random.default_rng(int(seed))
 
     def random(self, shape, dtype=default_float):
         return self.rng.random(shape).astype(dtype)
@@ -80,19 +119,20 @@ def _two_product(x, y):
     return p, ((hx * hy - p) + hx * ly + lx * hy) + lx * ly
 
 
-def _fma(x, y, z):
-    """x*y + z with (almost always) one rounding, elementwise in float64."""
-    with xp.errstate(all="ignore"):
-        p, e = _two_product(xp.asarray(x, xp.float64), xp.asarray(y, xp.float64))
+def _fma(x, y, z, xp):
+    """x*y + z with (almost always) one rounding, elementwise in float64 (``xp``: the
+    module of the arrays among the operands)."""
+    with _errstate(all="ignore"):
+        p, e = _two_product(xp.asarray(x, float64), xp.asarray(y, float64))
         s = p + z
         bp = s - p
         t = (p - (s - bp)) + (z - bp)
         out = s + (e + t)
-    finite = xp.isfinite(out)
-    return out if finite.all() else xp.where(finite, out, x * y + z)
+        finite = xp.isfinite(out)
+        return out if finite.all() else xp.where(finite, out, x * y + z)
 
 
-def _chunks(n, width):
+def _chunks(n, width, xp):
     """For each index, the start of its vector chunk (kernels run 2 vectors per step
     while they fit, then element by element) and its offset in the chunk."""
     i = xp.arange(n)
@@ -105,24 +145,25 @@ def _width(dtype) -> int:
     return 32 // dtype.itemsize  # 256-bit vectors
 
 
-def range_values(start, step, n, dtype):
-    """torch.arange's values (floating dtypes)."""
-    c, j = _chunks(n, _width(dtype))
-    base = _fma(step, c.astype(xp.float64), float(start))
+def range_values(start, step, n, dtype, xp):
+    """torch.arange's values (floating dtypes), made with module ``xp``."""
+    c, j = _chunks(n, _width(dtype), xp)
+    base = _fma(step, c.astype(float64), float(start), xp)
     if dtype.itemsize < 8:
-        base = base.astype(dtype).astype(xp.float64)
-    return _fma(j.astype(xp.float64), step, base).astype(dtype)
+        base = base.astype(dtype).astype(float64)
+    return _fma(j.astype(float64), step, base, xp).astype(dtype)
 
 
-def linspace_values(start, end, steps, dtype):
-    """torch.linspace's values (floating dtypes): forward from start in the first
-    half, backward from end in the second (element by element, no chunks)."""
+def linspace_values(start, end, steps, dtype, xp):
+    """torch.linspace's values (floating dtypes), made with module ``xp``: forward from
+    start in the first half, backward from end in the second (element by element)."""
     if steps == 1:
         return xp.full(1, start, dtype)
     s, e = dtype.type(start), dtype.type(end)
     step = float((e - s) / dtype.type(steps - 1))
-    i = xp.arange(steps, dtype=xp.float64)
-    out = xp.where(i < steps // 2, _fma(step, i, float(s)), _fma(-step, steps - i - 1, float(e)))
+    i = xp.arange(steps, dtype=float64)
+    out = xp.where(i < steps // 2, _fma(step, i, float(s), xp),
+                   _fma(-step, steps - i - 1, float(e), xp))
     return out.astype(dtype)
 
 
@@ -145,41 +186,52 @@ def _check_shape(cls, op, shape):
 
 def fill_dtype(value):
     """The dtype torch gives a tensor filled with a Python scalar."""
-    if isinstance(value, bool) or isinstance(value, xp.bool_):
+    if isinstance(value, _BOOLS):
         return bool_
-    if isinstance(value, (int, xp.integer)):
+    if _is_int(value):
         return int64
     return default_float
 
 
-def zeros(cls, shape, dtype=default_float):
-    return cls.wrap(xp.zeros(_check_shape(cls, "zeros", shape), dtype=dtype))
+def zeros(cls, shape, dtype=default_float, *, device=None):
+    return cls.wrap(module_for(device).zeros(_check_shape(cls, "zeros", shape), dtype=dtype))
 
 
-def ones(cls, shape, dtype=default_float):
-    return cls.wrap(xp.ones(_check_shape(cls, "ones", shape), dtype=dtype))
+def ones(cls, shape, dtype=default_float, *, device=None):
+    return cls.wrap(module_for(device).ones(_check_shape(cls, "ones", shape), dtype=dtype))
 
 
-def empty(cls, shape, dtype=default_float):
+def empty(cls, shape, dtype=default_float, *, device=None):
     """Uninitialised in torch; zeros here (deterministic)."""
-    return cls.wrap(xp.zeros(_check_shape(cls, "empty", shape), dtype=dtype))
+    return cls.wrap(module_for(device).zeros(_check_shape(cls, "empty", shape), dtype=dtype))
 
 
-def full(cls, shape, fill_value, dtype=None):
+def _fill_value(value, xp):
+    """A fill value ``xp.full`` takes: an array of another module gives its number."""
+    if is_array(value) and xp_of(value) is not xp:
+        return value.item()
+    return value
+
+
+def full(cls, shape, fill_value, dtype=None, *, device=None):
     value = fill_value.array if isinstance(fill_value, Tensor) else fill_value
     if dtype is None:
-        dtype = value.dtype if isinstance(value, xp.ndarray) else fill_dtype(value)
-    return cls.wrap(xp.full(_check_shape(cls, "full", shape), value, dtype=dtype))
+        dtype = value.dtype if is_array(value) else fill_dtype(value)
+    xp = module_for(device)
+    return cls.wrap(xp.full(_check_shape(cls, "full", shape), _fill_value(value, xp),
+                            dtype=dtype))
 
 
-def arange(cls, start, end=None, step=1, dtype=None):
+def arange(cls, start, end=None, step=1, dtype=None, *, device=None):
     """torch.arange: [start, end) by step; all-int arguments give int64, else the
     default float; length ceil((end - start) / step); values bit-exact with torch."""
     if end is None:
         start, end = 0, start
     args = (start, end, step)
+    all_int = all(_is_int(v) for v in args)
     if dtype is None:
-        dtype = int64 if all(isinstance(v, (int, xp.integer)) for v in args) else default_float
+        dtype = int64 if all_int else default_float
+    xp = module_for(device)
     dtype = xp.dtype(dtype)
     if step == 0:
         raise cls.dialect.invalid("arange", "step must be nonzero", start=start, end=end,
@@ -187,92 +239,126 @@ def arange(cls, start, end=None, step=1, dtype=None):
     if (end - start) * step < 0:
         raise cls.dialect.invalid("arange", "upper bound and lower bound inconsistent with "
                                   "step sign", start=start, end=end, step=step)
-    if all(isinstance(v, (int, xp.integer)) for v in args):
+    if all_int:
         n = -((start - end) // step)
-        out = (start + xp.arange(n, dtype=xp.int64) * step).astype(dtype)
+        out = (xp.arange(n, dtype=int64) * int(step) + int(start)).astype(dtype, copy=False)
     else:
         n = math.ceil((float(end) - float(start)) / float(step))
         if dtype.kind == "f":
-            out = range_values(float(start), float(step), n, dtype)
+            out = range_values(float(start), float(step), n, dtype, xp)
         else:
-            out = (float(start) + xp.arange(n) * float(step)).astype(dtype)
+            out = (xp.arange(n, dtype=float64) * float(step) + float(start)).astype(dtype)
     return cls.wrap(out)
 
 
-def linspace(cls, start, end, steps, dtype=default_float):
+def linspace(cls, start, end, steps, dtype=default_float, *, device=None):
     """``steps`` evenly spaced values from start to end inclusive (bit-exact with torch)."""
     steps = int(steps)
     if steps < 0:
         raise cls.dialect.invalid("linspace", "number of steps must be non-negative",
                                   steps=steps)
+    xp = module_for(device)
     dtype = xp.dtype(dtype)
     if steps == 0:
         return cls.wrap(xp.zeros(0, dtype=dtype))
     if dtype.kind == "f":
-        return cls.wrap(linspace_values(start, end, steps, dtype))
+        return cls.wrap(linspace_values(start, end, steps, dtype, xp))
     step = (float(end) - float(start)) / (steps - 1) if steps > 1 else 0.0
-    i = xp.arange(steps, dtype=xp.float64)
-    vals = xp.where(i < steps // 2, start + step * i, end - step * (steps - i - 1))
+    i = xp.arange(steps, dtype=float64)
+    vals = xp.where(i < steps // 2, i * step + start, (steps - i - 1) * -step + end)
     return cls.wrap(vals.astype(dtype))
 
 
-def eye(cls, n, m=None, dtype=default_float):
-    return cls.wrap(xp.eye(int(n), int(n) if m is None else int(m), dtype=dtype))
+def eye(cls, n, m=None, dtype=default_float, *, device=None):
+    return cls.wrap(module_for(device).eye(int(n), int(n) if m is None else int(m),
+                                           dtype=dtype))
 
 
 def _gen(generator):
     return default_generator if generator is None else generator
 
 
-def rand(cls, shape, dtype=default_float, generator=None):
+def rand(cls, shape, dtype=default_float, generator=None, *, device=None):
     """Uniform on [0, 1)."""
-    return cls.wrap(_gen(generator).random(_check_shape(cls, "rand", shape), dtype))
+    return cls.wrap(from_host(_gen(generator).random(_check_shape(cls, "rand", shape), dtype),
+                              device))
 
 
-def randn(cls, shape, dtype=default_float, generator=None):
+def randn(cls, shape, dtype=default_float, generator=None, *, device=None):
     """Standard normal."""
-    return cls.wrap(_gen(generator).normal(_check_shape(cls, "randn", shape), dtype=dtype))
+    values = _gen(generator).normal(_check_shape(cls, "randn", shape), dtype=dtype)
+    return cls.wrap(from_host(values, device))
 
 
-def randint(cls, low, high, shape, dtype=int64, generator=None):
+def randint(cls, low, high, shape, dtype=int64, generator=None, *, device=None):
     """Integers uniform on [low, high)."""
     if high <= low:
         raise cls.dialect.invalid("randint", f"random_ expects 'from' to be less than 'to', "
                                   f"but got from={low} >= to={high}", low=low, high=high)
-    return cls.wrap(_gen(generator).integers(low, high, _check_shape(cls, "randint", shape),
-                                             dtype))
+    values = _gen(generator).integers(low, high, _check_shape(cls, "randint", shape), dtype)
+    return cls.wrap(from_host(values, device))
 
 
-def uniform(cls, shape, low=0.0, high=1.0, dtype=default_float, generator=None):
-    return cls.wrap(_gen(generator).uniform(_check_shape(cls, "uniform", shape), low, high,
-                                            dtype))
+def uniform(cls, shape, low=0.0, high=1.0, dtype=default_float, generator=None, *,
+            device=None):
+    values = _gen(generator).uniform(_check_shape(cls, "uniform", shape), low, high, dtype)
+    return cls.wrap(from_host(values, device))
 
 
-def normal(cls, mean=0.0, std=1.0, shape=None, dtype=None, generator=None):
+def _broadcast_shapes(shapes) -> tuple:
+    """numpy's broadcast of several shapes (Python tuples; ValueError when they clash)."""
+    n = max((len(s) for s in shapes), default=0)
+    out = [1] * n
+    for s in shapes:
+        for i, d in enumerate(s, n - len(s)):
+            if d != 1:
+                if out[i] not in (1, d):
+                    raise ValueError(f"shapes {list(shapes)} do not broadcast")
+                out[i] = d
+    return tuple(out)
+
+
+def normal(cls, mean=0.0, std=1.0, shape=None, dtype=None, generator=None, *, device=None):
     """Normal samples; ``mean``/``std`` may be tensors (broadcast together, and with
     ``shape`` when given).  The dtype is that of a floating tensor argument, else
-    ``dtype`` or the default float."""
+    ``dtype`` or the default float; the device that of a tensor argument, else ``device``."""
     m = mean.array if isinstance(mean, Tensor) else mean
     s = std.array if isinstance(std, Tensor) else std
-    arrays = [a for a in (m, s) if isinstance(a, xp.ndarray)]
+    arrays = [a for a in (m, s) if is_array(a)]
     if dtype is None:
         floats = [a.dtype for a in arrays if a.dtype.kind == "f"]
         dtype = floats[0] if floats else default_float
+    if arrays:
+        check_same_device(cls, "normal", *arrays)
+        if device is None:
+            device = device_of(arrays[0])
     shapes = [a.shape for a in arrays] + ([_shape(shape)] if shape is not None else [])
-    out_shape = xp.broadcast_shapes(*shapes) if shapes else ()
-    if isinstance(s, xp.ndarray) and (s < 0).any() or not isinstance(s, xp.ndarray) and s < 0:
+    out_shape = _broadcast_shapes(shapes)
+    if bool((s < 0).any()) if is_array(s) else s < 0:
         raise cls.dialect.invalid("normal", "normal expects all elements of std >= 0.0",
                                   std=std)
-    z = _gen(generator).rng.standard_normal(out_shape)
-    return cls.wrap(xp.asarray(z * s + m).astype(dtype))
+    z = from_host(_gen(generator).rng.standard_normal(out_shape), device)
+    try:
+        out = z * s + m
+    except TypeError:
+        check_same_device(cls, "normal", z, *arrays)
+        raise
+    return cls.wrap(as_array(out).astype(dtype))  # a 0-d result is a numpy scalar
+
+
+def _like(x, dtype):
+    a = x.array
+    return xp_of(a), a.shape, a.dtype if dtype is None else dtype
 
 
 def zeros_like(x, dtype=None):
-    return type(x).wrap(xp.zeros(x.array.shape, dtype=x.array.dtype if dtype is None else dtype))
+    xp, shape, dtype = _like(x, dtype)
+    return type(x).wrap(xp.zeros(shape, dtype=dtype))
 
 
 def ones_like(x, dtype=None):
-    return type(x).wrap(xp.ones(x.array.shape, dtype=x.array.dtype if dtype is None else dtype))
+    xp, shape, dtype = _like(x, dtype)
+    return type(x).wrap(xp.ones(shape, dtype=dtype))
 
 
 def empty_like(x, dtype=None):
@@ -280,16 +366,18 @@ def empty_like(x, dtype=None):
 
 
 def full_like(x, fill_value, dtype=None):
-    return type(x).wrap(xp.full(x.array.shape, fill_value,
-                                dtype=x.array.dtype if dtype is None else dtype))
+    xp, shape, dtype = _like(x, dtype)
+    return type(x).wrap(xp.full(shape, _fill_value(fill_value, xp), dtype=dtype))
 
 
 def rand_like(x, dtype=None, generator=None):
-    return rand(type(x), x.array.shape, x.array.dtype if dtype is None else dtype, generator)
+    return rand(type(x), x.array.shape, x.array.dtype if dtype is None else dtype, generator,
+                device=device_of(x.array))
 
 
 def randn_like(x, dtype=None, generator=None):
-    return randn(type(x), x.array.shape, x.array.dtype if dtype is None else dtype, generator)
+    return randn(type(x), x.array.shape, x.array.dtype if dtype is None else dtype, generator,
+                 device=device_of(x.array))
 
 
 def seed(n: int) -> None:

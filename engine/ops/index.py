@@ -9,35 +9,76 @@ gradients of any order flow.  Errors go through ``dialect.invalid("index",
 """
 from __future__ import annotations
 
-from ..backend import bool_, int64, xp
+from ..backend import (
+    DTYPES,
+    bool_,
+    device_of,
+    from_host,
+    host,
+    int64,
+    is_array,
+    module_for,
+    ndarray,
+    xp_of,
+)
 from ..tensor import Tensor, record
-from . import defop, spec
+from . import check_same_device, defop, spec
 from .elementwise import broadcast_failure
 from .shape import broadcast_to, checked_axis
 from .testing import array, small_shape
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
+_UINT8 = DTYPES["uint8"]
 
 
-def _convert(k):
-    """One item of a key as numpy takes it (Tensors and lists become arrays)."""
+def _convert(k, xp):
+    """One item of a key as an array module takes it (Tensors and lists become arrays;
+    a list is made in ``xp``, the module of the indexed array)."""
     if isinstance(k, Tensor):
         k = k.array
-        if k.dtype == xp.uint8:  # a byte tensor indexes as a mask, as in torch
+        if k.dtype == _UINT8:  # a byte tensor indexes as a mask, as in torch
             k = k.astype(bool_)
     elif isinstance(k, list):
-        k = xp.asarray([e.array if isinstance(e, Tensor) else e for e in k]) if k else \
-            xp.zeros(0, dtype=int64)
+        # elements that are tensors give their values (a device sync, on a device)
+        k = xp.asarray([e.array.tolist() if isinstance(e, Tensor) else e for e in k]) if k \
+            else xp.zeros(0, dtype=int64)
     return k
 
 
-def array_key(key) -> tuple:
-    """``key`` as a tuple numpy can index with, always holding an Ellipsis (so that a
-    full integer index gives a 0-d array view rather than a numpy scalar)."""
+def place_key(x, key: tuple, a=None) -> tuple:
+    """``key`` with its index arrays on the backend of ``a`` (default: x's array): host
+    arrays are copied to the device; a device array indexing host data, or data of
+    another device, is the dialect's device error."""
+    if a is None:
+        a = x.array
+    ta = type(a)
+    out = None
+    for i, k in enumerate(key):
+        tk = type(k)
+        if tk is ta or tk in _BASIC or not is_array(k):
+            continue
+        if tk is ndarray:  # host indices into device data
+            if out is None:
+                out = list(key)
+            out[i] = from_host(k, device_of(a))
+        else:
+            check_same_device(type(x), "index", a, k)
+            raise TypeError(f"cannot index an array of type {ta.__name__} with one of "
+                            f"type {tk.__name__}")
+    return key if out is None else tuple(out)
+
+
+def array_key(key, x=None) -> tuple:
+    """``key`` as a tuple an array module can index with, always holding an Ellipsis
+    (so that a full integer index gives a 0-d array view rather than a numpy scalar).
+    With ``x`` (the indexed Tensor) its index arrays are placed on x's device."""
     if type(key) is not tuple:
         key = (key,)
     if not all(type(k) in _BASIC for k in key):
-        key = tuple(_convert(k) for k in key)
+        xp = module_for(None) if x is None else xp_of(x.array)
+        key = tuple(_convert(k, xp) for k in key)
+        if x is not None:
+            key = place_key(x, key)
     for k in key:
         if k is Ellipsis:
             return key
@@ -47,9 +88,14 @@ def array_key(key) -> tuple:
 def _is_scatter(key) -> bool:
     """Whether the key can pick an element twice (an integer array does)."""
     for k in key:
-        if isinstance(k, xp.ndarray) and k.ndim and k.dtype.kind in "iu":
+        if is_array(k) and k.ndim and k.dtype.kind in "iu":
             return True
     return False
+
+
+def _is_int_scalar(k) -> bool:
+    return isinstance(k, int) or (not is_array(k) and getattr(k, "dtype", None) is not None
+                                  and k.dtype.kind in "iu")
 
 
 def _index_error(x, key, err, op):
@@ -57,14 +103,13 @@ def _index_error(x, key, err, op):
     d = x.dialect
     shape = x.array.shape
     for k in key:
-        if isinstance(k, (float, complex)) or (isinstance(k, xp.ndarray)
-                                              and k.dtype.kind not in "biu"):
-            kind = k.dtype.name if isinstance(k, xp.ndarray) else type(k).__name__
+        if isinstance(k, (float, complex)) or (is_array(k) and k.dtype.kind not in "biu"):
+            kind = k.dtype.name if is_array(k) else type(k).__name__
             return d.invalid("index", "indices must be integers, slices, None, Ellipsis, "
                              f"or integer or bool tensors (got {kind})", caller=op, key_type=kind)
     used = 0
     for k in key:
-        if isinstance(k, xp.ndarray) and k.dtype == bool_:
+        if is_array(k) and k.dtype == bool_:
             used += k.ndim
         elif k is not None and k is not Ellipsis and not isinstance(k, bool):
             used += 1
@@ -77,7 +122,7 @@ def _index_error(x, key, err, op):
             dim += len(shape) - used
         elif k is None or isinstance(k, bool):
             continue
-        elif isinstance(k, xp.ndarray) and k.dtype == bool_:
+        elif is_array(k) and k.dtype == bool_:
             want = shape[dim:dim + k.ndim]
             if k.shape != want:
                 return d.invalid("index", f"the shape of the mask {list(k.shape)} at index "
@@ -87,11 +132,12 @@ def _index_error(x, key, err, op):
             dim += k.ndim
         else:
             size = shape[dim]
-            if isinstance(k, (int, xp.integer, xp.ndarray)):
+            if is_array(k):
                 bad = (k < -size) | (k >= size)
-                if xp.any(bad):
-                    value = int(xp.asarray(k)[bad].reshape(-1)[0])
-                    return out_of_bounds(x, value, size, dim, op)
+                if bad.any():
+                    return out_of_bounds(x, int(k[bad].reshape(-1)[0]), size, dim, op)
+            elif _is_int_scalar(k) and not -size <= int(k) < size:
+                return out_of_bounds(x, int(k), size, dim, op)
             dim += 1
     return d.invalid("index", str(err), caller=op)
 
@@ -103,7 +149,7 @@ def out_of_bounds(x, index: int, size: int, axis: int, op: str = "getitem"):
 
 def getitem(x, key):
     """``x[key]`` with numpy's semantics; a view when the key is basic."""
-    key = array_key(key)
+    key = array_key(key, x)
     try:
         out = x.array[key]
     except (IndexError, TypeError, ValueError) as e:
@@ -122,11 +168,15 @@ def _take(x, key, op):
 
 def _index_add(g, shape, key):
     """zeros(shape) with ``g`` added at ``key`` (repeated indices accumulate)."""
-    out = xp.zeros(shape, dtype=g.array.dtype)
+    a = g.array
+    xp = xp_of(a)
+    out = xp.zeros(shape, dtype=a.dtype)
+    if type(a) is not ndarray:
+        key = place_key(g, key)
     if _is_scatter(key):
-        xp.add.at(out, key, g.array)
+        xp.add.at(out, key, a)
     else:
-        out[key] = g.array
+        out[key] = a
     return record(_index_add_op, out, (g,), attrs=key)
 
 
@@ -136,10 +186,15 @@ _index_add_op = defop("index_add", lambda n, g: (_take(g, n.attrs, "index_add"),
 
 # ---------------------------------------------------------------- index_select, gather
 def _int_index(x, index, op):
-    a = index.array if isinstance(index, Tensor) else xp.asarray(index)
+    """``index`` as an integer array on x's device (host indices are copied over)."""
+    a = index.array if isinstance(index, Tensor) else index
+    if not is_array(a):
+        a = xp_of(x.array).asarray(a)
     if a.dtype.kind not in "iu":
         raise x.dialect.invalid(op, f"{op} expects an integer index, got {a.dtype}",
                                 index_dtype=a.dtype)
+    if type(a) is not type(x.array):
+        a = place_key(x, (a,))[0]
     return a
 
 
@@ -160,6 +215,7 @@ def _along(x, idx, axis, sizes, op):
     for i < sizes[d]: torch's gather (sizes = the index's) or numpy's take_along_axis
     (sizes = the input's, broadcast against the index)."""
     nd = len(sizes)
+    xp = xp_of(idx)
     key = []
     for d in range(nd):
         if d == axis:
@@ -195,7 +251,7 @@ def gather(x, axis, index):
                                     f"{xs[d]} at axis {d}", index_shape=idx.shape, shape=xs,
                                     axis=axis, dim=d)
     bad = (idx < 0) | (idx >= xs[axis])
-    if bad.any():
+    if bad.any():  # on a device: one sync, as the bounds check of a device kernel
         raise out_of_bounds(x, int(idx[bad].reshape(-1)[0]), xs[axis], axis, "gather")
     return _take(x, _along(x, idx, axis, idx.shape, "gather"), "gather")
 
@@ -217,17 +273,33 @@ def take_along_axis(x, index, axis):
     return _take(x, _along(x, idx, axis, sizes, "take_along_axis"), "take_along_axis")
 
 
+def _broadcast_shapes(a: tuple, b: tuple) -> tuple:
+    """numpy's broadcast of two shapes (ValueError when they clash)."""
+    n = max(len(a), len(b))
+    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    out = []
+    for u, v in zip(pa, pb):
+        if u != v and 1 not in (u, v):
+            raise ValueError(f"shapes {a} and {b} do not broadcast")
+        out.append(v if u == 1 else u)
+    return tuple(out)
+
+
 def masked_select(x, mask):
     """The elements of ``x`` where ``mask`` (broadcast with x) is true, as a 1-D tensor."""
-    m = mask.array if isinstance(mask, Tensor) else xp.asarray(mask)
+    m = mask.array if isinstance(mask, Tensor) else mask
+    if not is_array(m):
+        m = xp_of(x.array).asarray(m)
     if m.dtype != bool_:
         raise x.dialect.invalid("masked_select", f"mask must be a bool tensor, got {m.dtype}",
                                 mask_dtype=m.dtype)
     try:
-        shape = xp.broadcast_shapes(x.array.shape, m.shape)
+        shape = _broadcast_shapes(x.array.shape, m.shape)
     except ValueError:
         raise broadcast_failure(type(x), x.array, m) from None
-    return _take(broadcast_to(x, shape), (xp.broadcast_to(m, shape),), "masked_select")
+    if type(m) is not type(x.array):
+        m = place_key(x, (m,))[0]
+    return _take(broadcast_to(x, shape), (xp_of(m).broadcast_to(m, shape),), "masked_select")
 
 
 # ---------------------------------------------------------------- specs
@@ -244,14 +316,14 @@ def _draw_key(draw, st, hnp, shape):
     nd = len(shape)
     if kind == "mask" and nd:
         k = draw(st.integers(1, nd))
-        mask = draw(hnp.arrays(xp.bool_, shape[:k]))
+        mask = draw(hnp.arrays(host.bool_, shape[:k]))
         return (mask,) + tuple(_draw_slice(draw, st, s) for s in shape[k:])
     key = []
     if kind == "ints" and nd:
         length = draw(st.integers(0, 4))
         for s in shape:
             if draw(st.booleans()):
-                key.append(xp.array(draw(st.lists(st.integers(-s, s - 1), min_size=length,
+                key.append(host.array(draw(st.lists(st.integers(-s, s - 1), min_size=length,
                                                   max_size=length)), dtype=int64))
             else:
                 key.append(_draw_slice(draw, st, s))
@@ -276,20 +348,20 @@ def _make_getitem(draw, st, hnp):
 
 def _getitem_case(x, key, as_tensors):
     if as_tensors:
-        key = tuple(type(x).wrap(k) if isinstance(k, xp.ndarray) else k for k in key)
+        key = tuple(type(x).wrap(k) if is_array(k) else k for k in key)
     return getitem(x, key)
 
 
 def _make_index_add(draw, st, hnp):
     shape = small_shape(draw, hnp)
     key = array_key(_draw_key(draw, st, hnp, shape))
-    out_shape = xp.zeros(shape)[key].shape
+    out_shape = host.zeros(shape)[key].shape
     return [array(draw, st, hnp, out_shape)], {"shape": shape, "key": key}
 
 
 def _index_add_ref(g, shape, key):
-    out = xp.zeros(shape)
-    xp.add.at(out, key, g)
+    out = host.zeros(shape)
+    host.add.at(out, key, g)
     return out
 
 
@@ -297,7 +369,7 @@ def _make_index_select(draw, st, hnp):
     shape = small_shape(draw, hnp, min_dims=1)
     axis = draw(st.integers(-len(shape), len(shape) - 1))
     s = shape[axis]
-    index = xp.array(draw(st.lists(st.integers(-s, s - 1), max_size=5)), dtype=int64)
+    index = host.array(draw(st.lists(st.integers(-s, s - 1), max_size=5)), dtype=int64)
     return [array(draw, st, hnp, shape)], {"axis": axis, "index": index}
 
 
@@ -317,7 +389,7 @@ def _make_gather(draw, st, hnp, broadcast=False):
 
 
 def _gather_ref(a, axis, index):
-    key = tuple(xp.arange(index.shape[d]).reshape([-1 if e == d else 1
+    key = tuple(host.arange(index.shape[d]).reshape([-1 if e == d else 1
                                                    for e in range(a.ndim)])
                 if d != axis % a.ndim else index for d in range(a.ndim))
     return a[key]
@@ -326,24 +398,24 @@ def _gather_ref(a, axis, index):
 def _make_masked_select(draw, st, hnp):
     shapes = draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3))
     a = array(draw, st, hnp, shapes.input_shapes[0])
-    mask = draw(hnp.arrays(xp.bool_, shapes.input_shapes[1]))
+    mask = draw(hnp.arrays(host.bool_, shapes.input_shapes[1]))
     return [a], {"mask": mask}
 
 
 def _masked_select_ref(a, mask):
-    shape = xp.broadcast_shapes(a.shape, mask.shape)
-    return xp.broadcast_to(a, shape)[xp.broadcast_to(mask, shape)]
+    shape = host.broadcast_shapes(a.shape, mask.shape)
+    return host.broadcast_to(a, shape)[host.broadcast_to(mask, shape)]
 
 
 spec("getitem", _getitem_case, _make_getitem,
-     ref=lambda a, key, as_tensors: xp.asarray(a[key]))
+     ref=lambda a, key, as_tensors: host.asarray(a[key]))
 spec("index_add", _index_add, _make_index_add, ref=_index_add_ref)
 spec("index_select", lambda x, axis, index: index_select(x, axis, type(x).wrap(index)),
-     _make_index_select, ref=lambda a, axis, index: xp.take(a, index, axis=axis))
+     _make_index_select, ref=lambda a, axis, index: host.take(a, index, axis=axis))
 spec("gather", lambda x, axis, index: gather(x, axis, type(x).wrap(index)), _make_gather,
      ref=_gather_ref)
 spec("take_along_axis", lambda x, axis, index: take_along_axis(x, type(x).wrap(index), axis),
      lambda d, st, hnp: _make_gather(d, st, hnp, broadcast=True),
-     ref=lambda a, axis, index: xp.take_along_axis(a, index, axis))
+     ref=lambda a, axis, index: host.take_along_axis(a, index, axis))
 spec("masked_select", lambda x, mask: masked_select(x, type(x).wrap(mask)),
      _make_masked_select, ref=_masked_select_ref)
