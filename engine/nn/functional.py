@@ -160,10 +160,9 @@ def lgamma_array(a):
     t = y + (_LANCZOS_G + 0.5)
     out = (y + 0.5) * xp.log(t) - t + xp.log(s) + _HALF_LOG_2PI
     # Gamma(x) Gamma(1-x) = pi / sin(pi x) for x < 1/2
-    sin_pi_x = xp.abs(xp.sin(x * math.pi))
-    safe = xp.where(reflect, sin_pi_x, 1.0)
-    out = xp.where(reflect, math.log(math.pi) - xp.log(safe) - out, out)
     pole = (x <= 0.0) & (x == xp.floor(x))
+    sin_pi_x = xp.where(reflect & ~pole, xp.abs(xp.sin(x * math.pi)), 1.0)
+    out = xp.where(reflect, math.log(math.pi) - xp.log(sin_pi_x) - out, out)
     out = xp.where(pole, math.inf, out)
     return xp.where((x == 1.0) | (x == 2.0), 0.0, out)
 
