@@ -1,9 +1,9 @@
 """Linear algebra: matmul is the primitive; dot, mm, mv, bmm, outer are checked views of it."""
 from __future__ import annotations
 
-from ..backend import xp
+from ..backend import MODULES, host, ndarray
 from ..tensor import record
-from . import defop, spec
+from . import check_same_device, defop, spec
 from .elementwise import as_out
 from .shape import reshape, swapaxes
 from .testing import array
@@ -35,6 +35,7 @@ def _matmul_vjp(n, g):
 
 
 _matmul = defop("matmul", _matmul_vjp)
+_np_matmul = host.matmul  # numpy's, bound once: the fast path of the common case
 
 
 def matmul(x, y):
@@ -51,11 +52,14 @@ def matmul(x, y):
         raise x.dialect.invalid("matmul", f"shapes {tuple(a.shape)} and {tuple(b.shape)} "
                                 "cannot be multiplied", a_shape=a.shape, b_shape=b.shape)
     try:
-        out = xp.matmul(a, b)
+        out = _np_matmul(a, b) if type(a) is ndarray else MODULES[type(a)].matmul(a, b)
     except ValueError:
         raise x.dialect.invalid("matmul", f"batch shapes of {tuple(a.shape)} and "
                                 f"{tuple(b.shape)} do not broadcast",
                                 a_shape=a.shape, b_shape=b.shape) from None
+    except TypeError:  # the array libraries refuse operands of another device
+        check_same_device(type(x), "matmul", a, b)
+        raise
     # the rule needs 1-D-ness and batch broadcasting: the scheduler's sum_to
     # folds broadcast batch dims of the gradient back.
     return record(_matmul, as_out(out), (x, y), (x, y))
@@ -130,7 +134,7 @@ def _make_matmul(draw, st, hnp):
     return [array(draw, st, hnp, s) for s in shapes], {}
 
 
-spec("matmul", matmul, _make_matmul, ref=xp.matmul)
+spec("matmul", matmul, _make_matmul, ref=host.matmul)
 
 
 def _make_shapes(*pairs):
@@ -142,8 +146,8 @@ def _make_shapes(*pairs):
     return make
 
 
-spec("dot", dot, _make_shapes(("k", "k")), ref=xp.dot)
-spec("mm", mm, _make_shapes(("mk", "kn")), ref=xp.matmul)
-spec("mv", mv, _make_shapes(("mk", "k")), ref=xp.matmul)
-spec("bmm", bmm, _make_shapes(("bmk", "bkn")), ref=xp.matmul)
-spec("outer", outer, _make_shapes(("m", "n")), ref=xp.outer)
+spec("dot", dot, _make_shapes(("k", "k")), ref=host.dot)
+spec("mm", mm, _make_shapes(("mk", "kn")), ref=host.matmul)
+spec("mv", mv, _make_shapes(("mk", "k")), ref=host.matmul)
+spec("bmm", bmm, _make_shapes(("bmk", "bkn")), ref=host.matmul)
+spec("outer", outer, _make_shapes(("m", "n")), ref=host.outer)

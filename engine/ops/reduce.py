@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import builtins
 import math
+from contextlib import nullcontext
 
-from ..backend import default_float, int64, xp
+from ..backend import MODULES, default_float, host, int64, ndarray
 from ..mode import state
 from ..tensor import record
 from . import defop, spec
@@ -65,7 +66,7 @@ def _spread(g, n, axes, keepdims):
             for ax in axes:
                 kept.insert(ax, 1)
             a = a.reshape(kept)
-        out = xp.empty(shape, a.dtype)
+        out = MODULES[type(a)].empty(shape, a.dtype)
         out[...] = a
         return type(g).wrap(out)
     return broadcast_to(expand_reduced(g, shape, axes, keepdims), shape)
@@ -74,6 +75,18 @@ def _spread(g, n, axes, keepdims):
 def _kept(n, axes, keepdims):
     """The node's output with the reduced axes kept as size-1 dims."""
     return expand_reduced(n.output(), n.shapes[0], axes, keepdims)
+
+
+_add_reduce = host.add.reduce  # numpy's, bound once: sum's fast path (a.sum minus
+# numpy's Python-level wrapper around the same ufunc reduce)
+_QUIET = nullcontext()
+
+
+def _quiet(xp):
+    """Floating-point warnings off for a computation in module ``xp``: numpy warns on a
+    division by zero or an invalid value, device modules neither warn nor have errstate."""
+    errstate = getattr(xp, "errstate", None)
+    return _QUIET if errstate is None else errstate(invalid="ignore", divide="ignore")
 
 
 def _count(shape, axes) -> int:
@@ -103,8 +116,10 @@ def sum(x, axis=None, keepdims=False, dtype=None):
     axes = reduce_axes(x, "sum", axis)
     if dtype is None and a.dtype.kind in "bui":
         dtype = int64
-    out = as_out(xp.add.reduce(a, axis=axes, dtype=dtype, keepdims=keepdims))  # a.sum minus
-    # numpy's Python-level wrapper (the same ufunc reduce)
+    if type(a) is ndarray:
+        out = as_out(_add_reduce(a, axis=axes, dtype=dtype, keepdims=keepdims))
+    else:
+        out = as_out(a.sum(axis=axes, dtype=dtype, keepdims=keepdims))
     return record(_sum, out, (x,), attrs=(axes, keepdims))
 
 
@@ -120,9 +135,11 @@ def mean(x, axis=None, keepdims=False):
     a = _float_data(x)
     axes = reduce_axes(x, "mean", axis)
     count = _count(a.shape, axes)
-    with xp.errstate(invalid="ignore", divide="ignore"):
-        out = as_out(a.sum(axis=axes, keepdims=keepdims) / a.dtype.type(count)
-                     if count == 0 else a.mean(axis=axes, keepdims=keepdims))
+    if count:
+        out = as_out(a.mean(axis=axes, keepdims=keepdims))
+    else:  # nan, as torch gives, without numpy's warning
+        with _quiet(MODULES[type(a)]):
+            out = as_out(a.sum(axis=axes, keepdims=keepdims) / 0.0)
     return record(_mean, out, (x,), attrs=(axes, keepdims, count))
 
 
@@ -141,6 +158,7 @@ def _prod_of_others(x, axes, n, keepdims):
     are right when the input holds zeros.
     """
     a = x.array
+    xp = MODULES[type(a)]
     special = xp.abs(a) < xp.finfo(a.dtype).tiny ** 0.5
     if not special.any():
         return div(_kept(n, axes, keepdims), x)
@@ -167,7 +185,8 @@ def _prod_of_others_pairwise(x, axes):
     count = _count(x.array.shape, axes)
     flat = reshape(moved, rest_shape + (count,))
     square = broadcast_to(unsqueeze(flat, -2), rest_shape + (count, count))
-    others = prod(where_(xp.eye(count, dtype=bool), 1.0, square), -1)
+    eye = MODULES[type(x.array)].eye(count, dtype=bool)
+    others = prod(where_(eye, 1.0, square), -1)
     inv = [0] * nd
     for i, a in enumerate(order):
         inv[a] = i
@@ -200,29 +219,30 @@ _amax = defop("amax", _extreme_vjp)
 _amin = defop("amin", _extreme_vjp)
 
 
-def _extreme(opdef, fn, x, axis, keepdims):
+def _extreme(opdef, x, axis, keepdims):
     axes = reduce_axes(x, opdef.name, axis)
     a = x.array
     if a.size == 0 and (not axes or _count(a.shape, axes) == 0):
         raise x.dialect.invalid(opdef.name, "cannot reduce an empty tensor without an "
                                 "identity", shape=a.shape, axis=axis)
-    out = as_out(fn(a, axis=axes, keepdims=keepdims))
-    return record(opdef, out, (x,), (x,), attrs=(axes, keepdims), save_out=True)
+    out = (a.max if opdef is _amax else a.min)(axis=axes, keepdims=keepdims)
+    return record(opdef, as_out(out), (x,), (x,), attrs=(axes, keepdims), save_out=True)
 
 
 def amax(x, axis=None, keepdims=False):
-    return _extreme(_amax, xp.max, x, axis, keepdims)
+    return _extreme(_amax, x, axis, keepdims)
 
 
 def amin(x, axis=None, keepdims=False):
-    return _extreme(_amin, xp.min, x, axis, keepdims)
+    return _extreme(_amin, x, axis, keepdims)
 
 
 max = amax
 min = amin
 
 
-def _arg_extreme(op, fn, x, axis, keepdims):
+def _arg_extreme(op, x, axis, keepdims):
+    """argmax for ``op`` "argmax" or "max", argmin otherwise."""
     a = x.array
     if axis is not None:
         axis = checked_axis(x, op, axis)
@@ -231,25 +251,28 @@ def _arg_extreme(op, fn, x, axis, keepdims):
     if a.size == 0:
         raise x.dialect.invalid(op, "cannot take the index of the extreme of an empty tensor",
                                 shape=a.shape, axis=axis)
-    out = fn(a, axis=axis, keepdims=keepdims)
+    out = (a.argmax if op in _ARGMAX else a.argmin)(axis=axis, keepdims=keepdims)
     return type(x).wrap(as_out(out).astype(int64, copy=False))
+
+
+_ARGMAX = frozenset({"argmax", "max"})
 
 
 def argmax(x, axis=None, keepdims=False):
     """Index of the first maximum (of the flattened tensor for None); int64, no gradient."""
-    return _arg_extreme("argmax", xp.argmax, x, axis, keepdims)
+    return _arg_extreme("argmax", x, axis, keepdims)
 
 
 def argmin(x, axis=None, keepdims=False):
-    return _arg_extreme("argmin", xp.argmin, x, axis, keepdims)
+    return _arg_extreme("argmin", x, axis, keepdims)
 
 
-def _extreme_along(op, fn, x, axis, keepdims):
+def _extreme_along(op, x, axis, keepdims):
     from .index import take_along_axis
     axis = checked_axis(x, op, axis)
     if not x.array.ndim:
-        return x, type(x).wrap(xp.zeros((), dtype=int64))
-    idx = _arg_extreme(op, fn, x, axis, True)
+        return x, type(x).wrap(MODULES[type(x.array)].zeros((), dtype=int64))
+    idx = _arg_extreme(op, x, axis, True)
     values = take_along_axis(x, idx, axis)
     if not keepdims:
         values = reshape(values, values.array.shape[:axis] + values.array.shape[axis + 1:])
@@ -260,11 +283,11 @@ def _extreme_along(op, fn, x, axis, keepdims):
 def max_along(x, axis, keepdims=False):
     """(values, int64 indices) of the maximum along one axis; the gradient goes to the
     indexed element only (torch.max(x, dim)), not shared among ties as in amax."""
-    return _extreme_along("max", xp.argmax, x, axis, keepdims)
+    return _extreme_along("max", x, axis, keepdims)
 
 
 def min_along(x, axis, keepdims=False):
-    return _extreme_along("min", xp.argmin, x, axis, keepdims)
+    return _extreme_along("min", x, axis, keepdims)
 
 
 # ---------------------------------------------------------------- var, std
@@ -297,9 +320,9 @@ def _variance(x, op, axis, correction, keepdims):
     a = _float_data(x)
     axes = reduce_axes(x, op, axis)
     dof = _dof(a.shape, axes, correction)
-    with xp.errstate(invalid="ignore", divide="ignore"):
+    with _quiet(MODULES[type(a)]):
         d = a - a.mean(axis=axes, keepdims=True)
-        v = (d * d).sum(axis=axes, keepdims=keepdims) / a.dtype.type(dof)
+        v = (d * d).sum(axis=axes, keepdims=keepdims) / float(dof)
     return as_out(v), axes, dof
 
 
@@ -311,7 +334,8 @@ def var(x, axis=None, correction=1, keepdims=False):
 
 def std(x, axis=None, correction=1, keepdims=False):
     v, axes, dof = _variance(x, "std", axis, correction, keepdims)
-    return record(_std, as_out(xp.sqrt(v)), (x,), (x,), attrs=(axes, keepdims, dof),
+    return record(_std, as_out(MODULES[type(v)].sqrt(v)), (x,), (x,),
+                  attrs=(axes, keepdims, dof),
                   save_out=True)
 
 
@@ -349,7 +373,7 @@ def norm(x, ord=2, axis=None, keepdims=False):
     nonzeros) or ``"fro"`` (the 2-norm of the elements).
     """
     if x.array.dtype.kind != "f":
-        x = cast(x, xp.dtype(default_float))
+        x = cast(x, default_float)
     axes = reduce_axes(x, "norm", axis)
     if ord == "fro":
         ord = 2
@@ -365,11 +389,12 @@ def norm(x, ord=2, axis=None, keepdims=False):
     if ord == 1:
         return sum(abs(x), axes, keepdims)
     if ord == 2:
-        out = xp.sqrt((a * a).sum(axis=axes, keepdims=keepdims))
+        out = MODULES[type(a)].sqrt((a * a).sum(axis=axes, keepdims=keepdims))
         return record(_norm2, as_out(out), (x,), (x,), attrs=(axes, keepdims, 2),
                       save_out=True)
     p = float(ord)
-    with xp.errstate(divide="ignore"):
+    xp = MODULES[type(a)]
+    with _quiet(xp):
         out = (xp.abs(a) ** p).sum(axis=axes, keepdims=keepdims) ** (1.0 / p)
     return record(_normp, as_out(out).astype(a.dtype, copy=False), (x,), (x,),
                   attrs=(axes, keepdims, p), save_out=True)
@@ -378,6 +403,7 @@ def norm(x, ord=2, axis=None, keepdims=False):
 # ---------------------------------------------------------------- logsumexp, softmax
 def _shifted(a, axes):
     """a minus its max over ``axes`` (a finite shift, so that exp cannot overflow)."""
+    xp = MODULES[type(a)]
     m = a.max(axis=axes, keepdims=True) if a.size else xp.zeros((1,) * a.ndim, a.dtype)
     m = xp.where(xp.isfinite(m), m, 0).astype(a.dtype, copy=False)
     return a - m, m
@@ -397,7 +423,8 @@ def logsumexp(x, axis=None, keepdims=False):
     a = _float_data(x)
     axes = reduce_axes(x, "logsumexp", axis)
     s, m = _shifted(a, axes)
-    with xp.errstate(divide="ignore"):
+    xp = MODULES[type(a)]
+    with _quiet(xp):
         out = xp.log(xp.exp(s).sum(axis=axes, keepdims=True)) + m
     if not keepdims:
         out = out.reshape([d for i, d in enumerate(a.shape) if i not in axes])
@@ -421,7 +448,7 @@ def softmax(x, axis=None):
     """exp(x) / sum(exp(x)) over ``axis`` (all axes for None), computed stably."""
     a = _float_data(x)
     axes = reduce_axes(x, "softmax", axis)
-    e = xp.exp(_shifted(a, axes)[0])
+    e = MODULES[type(a)].exp(_shifted(a, axes)[0])
     out = e / e.sum(axis=axes, keepdims=True)
     return record(_softmax, as_out(out), (x,), attrs=axes, save_out=True)
 
@@ -430,6 +457,7 @@ def log_softmax(x, axis=None):
     a = _float_data(x)
     axes = reduce_axes(x, "log_softmax", axis)
     s = _shifted(a, axes)[0]
+    xp = MODULES[type(a)]
     out = s - xp.log(xp.exp(s).sum(axis=axes, keepdims=True))
     return record(_log_softmax, as_out(out), (x,), attrs=axes, save_out=True)
 
@@ -493,7 +521,7 @@ def _norm_ref(a, ord=2, axis=None, keepdims=False):
     axes = norm_axes(axis, a.ndim)
     if ord == "fro":
         ord = 2
-    b = xp.abs(a)
+    b = host.abs(a)
     if ord == math.inf:
         r = b.max(axis=axes, keepdims=keepdims)
     elif ord == -math.inf:
@@ -516,13 +544,13 @@ def _norm_case(*ords):
 def _lse_ref(a, axis=None, keepdims=False):
     axes = norm_axes(axis, a.ndim)
     m = a.max(axis=axes, keepdims=True) if a.size else 0.0
-    r = xp.log(xp.exp(a - m).sum(axis=axes, keepdims=True)) + m
+    r = host.log(host.exp(a - m).sum(axis=axes, keepdims=True)) + m
     return r if keepdims else r.reshape([d for i, d in enumerate(a.shape) if i not in axes])
 
 
 def _softmax_ref(a, axis=None):
     axes = norm_axes(axis, a.ndim)
-    e = xp.exp(a - a.max(axis=axes, keepdims=True))
+    e = host.exp(a - a.max(axis=axes, keepdims=True))
     return e / e.sum(axis=axes, keepdims=True)
 
 
@@ -535,17 +563,17 @@ def _argmax_case(draw, st, hnp):
     return with_axis(distinct=True, multi=False)(draw, st, hnp)
 
 
-spec("sum", sum, with_axis(), ref=_reduce_ref(xp.sum))
-spec("mean", mean, with_axis(), ref=_reduce_ref(xp.mean))
-spec("prod", prod, _with_zeros, ref=_reduce_ref(xp.prod))
+spec("sum", sum, with_axis(), ref=_reduce_ref(host.sum))
+spec("mean", mean, with_axis(), ref=_reduce_ref(host.mean))
+spec("prod", prod, _with_zeros, ref=_reduce_ref(host.prod))
 # amax/amin: distinct values keep the finite differences away from ties (where the
 # derivative jumps); the second derivative there is zero and is checked as such.
-spec("amax", amax, with_axis(distinct=True), ref=_reduce_ref(xp.max))
-spec("amin", amin, with_axis(distinct=True), ref=_reduce_ref(xp.min))
+spec("amax", amax, with_axis(distinct=True), ref=_reduce_ref(host.max))
+spec("amin", amin, with_axis(distinct=True), ref=_reduce_ref(host.min))
 spec("argmax", argmax, _argmax_case, differentiable=False,
-     ref=lambda a, axis, keepdims: xp.argmax(a, axis=axis, keepdims=keepdims))
+     ref=lambda a, axis, keepdims: host.argmax(a, axis=axis, keepdims=keepdims))
 spec("argmin", argmin, _argmax_case, differentiable=False,
-     ref=lambda a, axis, keepdims: xp.argmin(a, axis=axis, keepdims=keepdims))
+     ref=lambda a, axis, keepdims: host.argmin(a, axis=axis, keepdims=keepdims))
 def _one_axis_case(draw, st, hnp):
     [a], kw = with_axis(distinct=True, multi=False, min_dims=1)(draw, st, hnp)
     kw["axis"] = 0 if kw["axis"] is None else kw["axis"]
@@ -559,7 +587,7 @@ spec("min_along", lambda x, axis, keepdims: min_along(x, axis, keepdims)[0], _on
 spec("var", var, _nontrivial(with_axis(), 1), ref=_reduce_ref(_var_ref))
 spec("var_biased", var, _nontrivial(with_axis(), 0), ref=_reduce_ref(_var_ref))
 spec("std", std, _nontrivial(with_axis(distinct=True), 1),
-     ref=_reduce_ref(lambda a, correction, **kw: xp.sqrt(_var_ref(a, correction=correction,
+     ref=_reduce_ref(lambda a, correction, **kw: host.sqrt(_var_ref(a, correction=correction,
                                                                    **kw))))
 spec("norm", norm, _norm_case(2, "fro"), ref=_norm_ref)
 spec("norm_p", norm, _norm_case(3, 1.5, 0.5, -1.5), ref=_norm_ref)
@@ -567,9 +595,9 @@ spec("norm_1_0_inf", norm, _norm_case(1, 0, math.inf, -math.inf), ref=_norm_ref)
 spec("logsumexp", logsumexp, with_axis(-5.0, 5.0), ref=_lse_ref)
 spec("softmax", softmax, with_axis(-5.0, 5.0, keepdims=False), ref=_softmax_ref)
 spec("log_softmax", log_softmax, with_axis(-5.0, 5.0, keepdims=False),
-     ref=lambda a, axis: xp.log(_softmax_ref(a, axis)))
+     ref=lambda a, axis: host.log(_softmax_ref(a, axis)))
 spec("cumsum", cumsum, _cumsum_case,
-     ref=lambda a, axis: xp.cumsum(a if a.ndim else a.reshape(1), axis=axis))
+     ref=lambda a, axis: host.cumsum(a if a.ndim else a.reshape(1), axis=axis))
 __all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "max_along",
            "min_along", "var",
            "std", "norm", "logsumexp", "softmax", "log_softmax", "cumsum", "norm_axes",

@@ -1,10 +1,10 @@
 """Shape ops: views and rearrangements whose rules are their own adjoints."""
 from __future__ import annotations
 
-from ..backend import xp
+from ..backend import MODULES, as_array, host, ndarray
 from ..dtypes import DIM, PromotionError, result_type
 from ..tensor import record
-from . import defop, spec
+from . import check_same_device, defop, spec
 from .testing import array, small_shape
 
 
@@ -40,7 +40,7 @@ def sum_to(x, shape):
     out = x.array.sum(axis=axes, keepdims=True) if axes else x.array
     if lead:
         out = out.reshape(shape)
-    return record(_sum_to, xp.asarray(out), (x,))
+    return record(_sum_to, out if type(out) is ndarray else as_array(out), (x,))
 
 
 def broadcast_to(x, shape):
@@ -52,8 +52,10 @@ def broadcast_to(x, shape):
                       for i, s in enumerate(shape))
     if x.array.shape == shape:
         return x
+    a = x.array
     try:
-        out = xp.broadcast_to(x.array, shape)
+        out = _np_broadcast_to(a, shape) if type(a) is ndarray else \
+            MODULES[type(a)].broadcast_to(a, shape)
     except ValueError:
         raise x.dialect.invalid(
             "broadcast_to", f"cannot expand shape {tuple(x.array.shape)} to {shape}",
@@ -61,6 +63,7 @@ def broadcast_to(x, shape):
     return record(_broadcast_to, out, (x,))
 
 
+_np_broadcast_to = host.broadcast_to  # numpy's, bound once: the fast path of the common case
 _sum_to = defop("sum_to", lambda n, g: (broadcast_to(g, n.shapes[0]),))
 _broadcast_to = defop("broadcast_to", lambda n, g: (sum_to(g, n.shapes[0]),))
 expand = broadcast_to
@@ -160,7 +163,8 @@ def _axes_tuple(x, op, axes):
 def flip(x, axes=None):
     """Reverse the order of elements along ``axes`` (all axes for None)."""
     axes = _axes_tuple(x, "flip", axes)
-    return record(_flip, xp.flip(x.array, axes), (x,), attrs=axes)
+    a = x.array
+    return record(_flip, MODULES[type(a)].flip(a, axes), (x,), attrs=axes)
 
 
 _flip = defop("flip", lambda n, g: (flip(g, n.attrs),))
@@ -172,7 +176,8 @@ def tile(x, reps):
     if any(r < 0 for r in reps):
         raise x.dialect.invalid("tile", f"repeats must be non-negative, got {list(reps)}",
                                 reps=reps)
-    return record(_tile, xp.tile(x.array, reps), (x,), attrs=reps)
+    a = x.array
+    return record(_tile, MODULES[type(a)].tile(a, reps), (x,), attrs=reps)
 
 
 def _tile_vjp(n, g):
@@ -201,7 +206,7 @@ def narrow(x, axis, start, length):
 
 def _unnarrow(g, shape, axis, start):
     """The adjoint of narrow: ``g`` placed into zeros of ``shape``."""
-    out = xp.zeros(shape, dtype=g.array.dtype)
+    out = MODULES[type(g.array)].zeros(shape, dtype=g.array.dtype)
     length = g.array.shape[axis]
     out[(slice(None),) * axis + (slice(start, start + length),)] = g.array
     return record(_unnarrow_op, out, (g,), attrs=(axis, start))
@@ -246,6 +251,16 @@ def _joint_arrays(tensors, op):
     return arrays, cls
 
 
+def _join(cls, op: str, arrays, axis):
+    """The array module's ``op`` (concatenate or stack) on ``arrays``; arrays of
+    different devices raise the dialect's device error."""
+    try:
+        return getattr(MODULES[type(arrays[0])], op)(arrays, axis=axis)
+    except TypeError:
+        check_same_device(cls, op, *arrays)
+        raise
+
+
 def concatenate(tensors, axis=0):
     """Join tensors along an existing axis; dtypes promote as in binary ops."""
     tensors = list(tensors)
@@ -280,7 +295,7 @@ def concatenate(tensors, axis=0):
                     axis=axis, dim=d, expected=ref[d], got=s[d], index=i,
                     a_shape=ref, b_shape=s)
     arrays, cls = _joint_arrays(tensors, "concatenate")
-    out = xp.concatenate(arrays, axis=axis)
+    out = _join(cls, "concatenate", arrays, axis)
     sizes = tuple(a.shape[axis] for a in arrays)
     return record(_concatenate, out, tuple(tensors), attrs=(axis, sizes), cls=cls)
 
@@ -316,7 +331,7 @@ def stack(tensors, axis=0):
                 f"at entry 0 and {list(t.array.shape)} at entry {i}",
                 a_shape=ref, b_shape=t.array.shape, index=i)
     arrays, cls = _joint_arrays(tensors, "stack")
-    return record(_stack, xp.stack(arrays, axis=axis), tuple(tensors), attrs=axis, cls=cls)
+    return record(_stack, _join(cls, "stack", arrays, axis), tuple(tensors), attrs=axis, cls=cls)
 
 
 def _stack_vjp(n, g):
@@ -365,10 +380,10 @@ spec("sum_to", sum_to, _make_sum_to,
      ref=lambda a, shape: a.sum(axis=tuple(range(a.ndim - len(shape))) + tuple(
          i + a.ndim - len(shape) for i, s in enumerate(shape)
          if s == 1 and a.shape[i + a.ndim - len(shape)] != 1), keepdims=True).reshape(shape))
-spec("broadcast_to", broadcast_to, _make_broadcast, ref=xp.broadcast_to)
+spec("broadcast_to", broadcast_to, _make_broadcast, ref=host.broadcast_to)
 spec("reshape", reshape, _make_reshape, ref=lambda a, shape: a.reshape(shape))
 spec("transpose", transpose, _make_transpose, ref=lambda a, axes: a.transpose(axes))
-spec("unsqueeze", unsqueeze, _make_unsqueeze, ref=lambda a, axis: xp.expand_dims(a, axis))
+spec("unsqueeze", unsqueeze, _make_unsqueeze, ref=lambda a, axis: host.expand_dims(a, axis))
 spec("squeeze", squeeze, lambda d, st, hnp: ([array(d, st, hnp, d(st.sampled_from(
     [(1, 3), (3, 1, 2), (1,), (), (2, 1, 1)])))], {}), ref=lambda a: a.squeeze())
 spec("flatten", flatten, lambda d, st, hnp: ([_one_array(d, st, hnp)[0]], {}),
@@ -408,8 +423,8 @@ def _weighted_split(x, sizes, axis):
 
 
 def _weighted_split_ref(a, sizes, axis):
-    parts = xp.split(a, xp.cumsum(sizes)[:-1], axis)
-    return xp.concatenate([p * (i + 1) for i, p in enumerate(parts)], axis)
+    parts = host.split(a, host.cumsum(sizes)[:-1], axis)
+    return host.concatenate([p * (i + 1) for i, p in enumerate(parts)], axis)
 
 
 def _make_axes(draw, st, hnp):
@@ -458,7 +473,7 @@ def _make_unnarrow(draw, st, hnp):
 
 
 def _unnarrow_ref(a, shape, axis, start):
-    out = xp.zeros(shape)
+    out = host.zeros(shape)
     out[(slice(None),) * axis + (slice(start, start + a.shape[axis]),)] = a
     return out
 
@@ -475,19 +490,19 @@ def _make_expand(draw, st, hnp):
 
 def _expand_ref(a, shape):
     lead = len(shape) - a.ndim
-    return xp.broadcast_to(a, tuple(a.shape[i - lead] if s == -1 else s
+    return host.broadcast_to(a, tuple(a.shape[i - lead] if s == -1 else s
                                     for i, s in enumerate(shape)))
 
 
 spec("expand", expand, _make_expand, ref=_expand_ref)
 spec("concatenate", lambda *ts, axis: concatenate(ts, axis), _make_concat,
-     ref=lambda *arrs, axis: xp.concatenate(arrs, axis))
+     ref=lambda *arrs, axis: host.concatenate(arrs, axis))
 spec("stack", lambda *ts, axis: stack(ts, axis), _make_stack,
-     ref=lambda *arrs, axis: xp.stack(arrs, axis))
+     ref=lambda *arrs, axis: host.stack(arrs, axis))
 spec("split", _weighted_split, _make_split, ref=_weighted_split_ref)
 spec("narrow", narrow, _make_narrow, ref=lambda a, axis, start, length: a[
     (slice(None),) * axis + (slice(start, start + length),)])
 spec("unnarrow", _unnarrow, _make_unnarrow, ref=_unnarrow_ref)
-spec("flip", flip, _make_axes, ref=lambda a, axes: xp.flip(a, axes))
-spec("tile", tile, _make_tile, ref=xp.tile)
-spec("moveaxis", moveaxis, _make_moveaxis, ref=xp.moveaxis)
+spec("flip", flip, _make_axes, ref=lambda a, axes: host.flip(a, axes))
+spec("tile", tile, _make_tile, ref=host.tile)
+spec("moveaxis", moveaxis, _make_moveaxis, ref=host.moveaxis)
