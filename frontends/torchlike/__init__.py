@@ -56,12 +56,13 @@ long = _dtypes.int64
 
 globals().update(FUNCTIONS)
 
-from . import autograd, nn  # noqa: E402 - submodules use the names above
+from . import autograd, cuda, nn  # noqa: E402 - submodules use the names above
 
 __getattr__ = module_getattr("torchlike", "torch")
 
 __all__ = [
-    "Size", "Tensor", "arange", "as_tensor", "autograd", "bool", "device", "double", "dtype",
+    "Size", "Tensor", "arange", "as_tensor", "autograd", "bool", "cuda", "device", "double",
+    "dtype",
     "empty", "empty_like", "enable_grad", "eye", "float", "float16", "float32", "float64",
     "from_numpy", "full", "full_like", "get_default_dtype", "half", "inference_mode",
     "initial_seed", "int", "int8", "int16", "int32", "int64", "is_floating_point",

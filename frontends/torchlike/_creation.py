@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import warnings
 
-from engine.backend import is_array
+from engine.backend import device_of, is_array, to_device
 from engine.tensor import Tensor as EngineTensor
 
 from . import _dtypes
+from ._device import move, resolve
 from ._ops import C, inplace, need
-from ._size import check_device
 from ._tensor import Tensor
 
 
@@ -30,26 +30,35 @@ def _float_dtype(dtype):
     return _dtypes.to_np(_dtypes.float32 if dtype is None else dtype)
 
 
+def _dev(device):
+    return None if device is None else resolve(device)
+
+
 def tensor(data, dtype=None, device=None, requires_grad: bool = False, pin_memory=False):
-    check_device(device)
+    dev = _dev(device)
     if isinstance(data, EngineTensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use "
                       "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
                       "requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
         array = data.array.copy() if dtype is None else data.array.astype(_dtypes.to_np(dtype))
-    else:
+        array = array if dev is None else to_device(array, dev)
+    elif dev is None:
         array = C.infer_array(data, _dtypes.to_np(dtype))
+    else:
+        array = C.infer_array(data, _dtypes.to_np(dtype), device=dev)
     return _finish(Tensor.wrap(array), requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None):
-    check_device(device)
+    dev = _dev(device)
     if isinstance(data, EngineTensor):
-        return data if dtype is None else data.to(dtype)
+        t = data if dtype is None else data.to(dtype)
+        return move(t, dev)
     if is_array(data) and (dtype is None or data.dtype == _dtypes.to_np(dtype)):
-        return Tensor.wrap(data)  # shares memory, as torch does for numpy arrays
-    return tensor(data, dtype)
+        # shares memory, as torch does for numpy arrays (a copy when it moves)
+        return Tensor.wrap(data if dev is None else to_device(data, dev))
+    return tensor(data, dtype, device)
 
 
 def from_numpy(array):
@@ -61,9 +70,9 @@ def _factory(name: str):
 
     def factory(*size, out=None, dtype=None, layout=None, device=None,
                 requires_grad: bool = False, pin_memory=False, memory_format=None, **kw):
-        check_device(device)
         shape = _size(size, kw.pop("size", None))
-        return _finish(make(Tensor, shape, _float_dtype(dtype)), requires_grad)
+        return _finish(make(Tensor, shape, _float_dtype(dtype), device=_dev(device)),
+                       requires_grad)
 
     factory.__name__ = name
     return factory
@@ -79,9 +88,9 @@ def _rand_factory(name: str):
 
     def factory(*size, generator=None, out=None, dtype=None, layout=None,
                 device=None, requires_grad: bool = False, pin_memory=False, **kw):
-        check_device(device)
         shape = _size(size, kw.pop("size", None))
-        return _finish(make(Tensor, shape, _float_dtype(dtype)), requires_grad)
+        return _finish(make(Tensor, shape, _float_dtype(dtype), device=_dev(device)),
+                       requires_grad)
 
     factory.__name__ = name
     return factory
@@ -93,60 +102,60 @@ randn = _rand_factory("randn")
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
          requires_grad: bool = False):
-    check_device(device)
     return _finish(need(C, "full", "torch.full")(Tensor, _size((size,)), fill_value,
-                                                 _dtypes.to_np(dtype)), requires_grad)
+                                                 _dtypes.to_np(dtype), device=_dev(device)),
+                   requires_grad)
 
 
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad: bool = False):
-    check_device(device)
     if end is None:
         start, end = 0, start
     return _finish(need(C, "arange", "torch.arange")(Tensor, start, end, step,
-                                                     _dtypes.to_np(dtype)), requires_grad)
+                                                     _dtypes.to_np(dtype),
+                                                     device=_dev(device)), requires_grad)
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
              requires_grad: bool = False):
-    check_device(device)
     return _finish(need(C, "linspace", "torch.linspace")(Tensor, start, end, steps,
-                                                         _float_dtype(dtype)), requires_grad)
+                                                         _float_dtype(dtype),
+                                                         device=_dev(device)), requires_grad)
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None,
         requires_grad: bool = False):
-    check_device(device)
     return _finish(need(C, "eye", "torch.eye")(Tensor, n, n if m is None else m,
-                                               _float_dtype(dtype)), requires_grad)
+                                               _float_dtype(dtype), device=_dev(device)),
+                   requires_grad)
 
 
 def randint(low, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
             device=None, requires_grad: bool = False):
-    check_device(device)
     if size is None:  # randint(high, size)
         low, high, size = 0, low, high
     np_dtype = _dtypes.int64._np if dtype is None else _dtypes.to_np(dtype)
     return _finish(need(C, "randint", "torch.randint")(Tensor, low, high, tuple(size),
-                                                       np_dtype), requires_grad)
+                                                       np_dtype, device=_dev(device)),
+                   requires_grad)
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None,
            layout=None, device=None, requires_grad: bool = False):
-    check_device(device)
     if size is None and not (isinstance(mean, EngineTensor) or isinstance(std, EngineTensor)):
         size = ()
     return _finish(need(C, "normal", "torch.normal")(
         Tensor, mean, std, None if size is None else tuple(size),
-        None if dtype is None else _dtypes.to_np(dtype)), requires_grad)
+        None if dtype is None else _dtypes.to_np(dtype), device=_dev(device)), requires_grad)
 
 
 def _like(name: str, factory):
     def like(input, *, dtype=None, layout=None, device=None,  # noqa: A002
              requires_grad: bool = False, memory_format=None):
-        check_device(device)
         d = input.dtype if dtype is None else dtype
-        return _finish(factory(Tensor, input.array.shape, _dtypes.to_np(d)), requires_grad)
+        a = input.array
+        dev = device_of(a) if device is None else resolve(device)
+        return _finish(factory(Tensor, a.shape, _dtypes.to_np(d), device=dev), requires_grad)
 
     like.__name__ = name
     return like
@@ -161,10 +170,12 @@ randn_like = _like("randn_like", need(C, "randn", "torch.randn_like"))
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None,  # noqa: A002
               requires_grad: bool = False, memory_format=None):
-    check_device(device)
     d = input.dtype if dtype is None else dtype
-    return _finish(need(C, "full", "torch.full_like")(Tensor, input.array.shape, fill_value,
-                                                      _dtypes.to_np(d)), requires_grad)
+    a = input.array
+    dev = device_of(a) if device is None else resolve(device)
+    return _finish(need(C, "full", "torch.full_like")(Tensor, a.shape, fill_value,
+                                                      _dtypes.to_np(d), device=dev),
+                   requires_grad)
 
 
 def manual_seed(seed: int):
@@ -181,32 +192,38 @@ def initial_seed() -> int:
 
 
 # ---------------------------------------------------------------- Tensor.new_* and random fills
+# Tensor.new_*: the dtype and device of ``self`` unless given
 def _new_tensor(self, data, *, dtype=None, device=None, requires_grad: bool = False):
-    return tensor(data, self.dtype if dtype is None else dtype, device, requires_grad)
+    return tensor(data, self.dtype if dtype is None else dtype,
+                  device_of(self.array) if device is None else device, requires_grad)
 
 
 def _new_factory(factory):
     def new(self, *size, dtype=None, device=None, requires_grad: bool = False, **kw):
-        return factory(*size, dtype=self.dtype if dtype is None else dtype, device=device,
+        return factory(*size, dtype=self.dtype if dtype is None else dtype,
+                       device=device_of(self.array) if device is None else device,
                        requires_grad=requires_grad)
 
     return new
 
 
 def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad: bool = False):
-    return full(size, fill_value, dtype=self.dtype if dtype is None else dtype, device=device,
+    return full(size, fill_value, dtype=self.dtype if dtype is None else dtype,
+                device=device_of(self.array) if device is None else device,
                 requires_grad=requires_grad)
 
 
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
-    value = need(C, "normal", "torch.Tensor.normal_")(Tensor, mean, std, self.array.shape,
-                                                       self.array.dtype)
+    a = self.array
+    value = need(C, "normal", "torch.Tensor.normal_")(Tensor, mean, std, a.shape, a.dtype,
+                                                       device=device_of(a))
     return inplace.setitem(self, Ellipsis, value)
 
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
-    value = need(C, "uniform", "torch.Tensor.uniform_")(Tensor, self.array.shape, a, b,
-                                                         self.array.dtype)
+    x = self.array
+    value = need(C, "uniform", "torch.Tensor.uniform_")(Tensor, x.shape, a, b, x.dtype,
+                                                         device=device_of(x))
     return inplace.setitem(self, Ellipsis, value)
 
 

@@ -91,6 +91,7 @@ class TorchDialect(Dialect):
     silent_backward_without_grad = False
     strict_promotion = False
     grad_requires_grad = False
+    host_scalars_join_devices = True  # a 0-d CPU tensor may join a CUDA op
 
     def released_graph(self, node) -> Exception:
         return RuntimeError(RELEASED)
@@ -186,6 +187,14 @@ class TorchDialect(Dialect):
         if bad is None:
             return RuntimeError(f"shapes {list(a_shape)} and {list(b_shape)} do not broadcast")
         return RuntimeError(broadcast_message(*bad))
+
+    def device_mismatch(self, op: str, devices) -> Exception:
+        # TensorIterator's check: the common device is the first non-CPU one
+        from ._device import device_str
+        common = next((d for d in devices if d.kind != "cpu"), devices[0])
+        other = next((d for d in devices if d != common), common)
+        return RuntimeError("Expected all tensors to be on the same device, but found at least "
+                            f"two devices, {device_str(common)} and {device_str(other)}!")
 
     def promotion(self, a, b) -> Exception:
         return TypeError(f"cannot combine dtypes {long_name(a)} and {long_name(b)}")

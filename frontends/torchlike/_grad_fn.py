@@ -16,6 +16,7 @@ _NAMES = {
     "broadcast_to": "ExpandBackward0", "expand": "ExpandBackward0",
     "concatenate": "CatBackward0", "tile": "RepeatBackward0", "repeat": "RepeatBackward0",
     "outer": "MulBackward0", "cast": "ToCopyBackward0", "setitem": "CopySlices",
+    "to_device": "ToCopyBackward0",
     "sum_to": "SumBackward1", "getitem": "IndexBackward0", "squeeze": "SqueezeBackward0",
     "logsumexp": "LogsumexpBackward0", "log_softmax": "LogSoftmaxBackward0",
     "masked_select": "MaskedSelectBackward0", "index_select": "IndexSelectBackward0",

@@ -5,17 +5,18 @@ import warnings
 
 from engine import autograd as engine_autograd
 from engine import hooks as _hooks
-from engine.backend import is_array, scalar_of
+from engine.backend import device_of, is_array, ndarray, scalar_of, to_host
 from engine.mode import state
 from engine.tensor import INFERENCE
 from engine.tensor import Tensor as EngineTensor
 
 from . import _dtypes
+from ._device import CPU, move, parse_to, resolve, tensor_device, torch_device
 from ._dialect import NOT_LEAF, TORCH
 from ._grad_fn import node_name, tag, view
 from ._ops import E, I, L, inplace, need
 from ._printing import tensor_repr
-from ._size import CPU, Size, check_device
+from ._size import Size
 
 _RG = EngineTensor.__dict__["requires_grad"]  # the engine's slot, under our property
 _rg_get, _rg_set = _RG.__get__, _RG.__set__
@@ -211,9 +212,25 @@ class Tensor(EngineTensor):
 
     @property
     def device(self):
-        return CPU
+        a = self.array
+        return CPU if type(a) is ndarray else torch_device(device_of(a))
 
-    is_cuda = False
+    @property
+    def is_cuda(self) -> bool:
+        a = self.array
+        return type(a) is not ndarray and device_of(a).kind == "gpu"
+
+    @property
+    def is_cpu(self) -> bool:
+        a = self.array
+        return type(a) is ndarray or device_of(a).kind == "cpu"
+
+    def get_device(self) -> int:
+        a = self.array
+        if type(a) is ndarray:
+            return -1
+        d = device_of(a)
+        return -1 if d.kind == "cpu" else d.index
 
     def is_floating_point(self) -> bool:
         return self.array.dtype.kind == "f"
@@ -239,13 +256,20 @@ class Tensor(EngineTensor):
         return self.array.tolist()
 
     def numpy(self, force: bool = False):
+        a = self.array
+        if type(a) is not ndarray:
+            if force:
+                return to_host(a)
+            _refuse_numpy(a)
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
-        return self.array
+        return a
 
     def __array__(self, dtype=None, copy=None):
         a = self.array
+        if type(a) is not ndarray:
+            _refuse_numpy(a)
         return a if dtype is None else a.astype(dtype)
 
     def __float__(self) -> float:
@@ -300,28 +324,31 @@ class Tensor(EngineTensor):
     # ------------------------------------------------------------ dtype and device moves
     def type(self, dtype=None):
         if dtype is None:
-            return "torch." + _dtypes.from_np(self.array.dtype)._legacy
+            where = "torch.cuda." if self.is_cuda else "torch."
+            return where + _dtypes.from_np(self.array.dtype)._legacy
         return self.to(dtype)
 
     def to(self, *args, **kwargs):
-        dtype = kwargs.get("dtype")
-        for a in args:
-            if isinstance(a, _dtypes.dtype):
-                dtype = a
-            elif isinstance(a, EngineTensor):
-                dtype = a.dtype
-            else:
-                check_device(a)
-        check_device(kwargs.get("device"))
-        if dtype is None:
-            return self
-        return _cast(self, dtype)
+        device, dtype, copy = parse_to(args, kwargs)
+        t = self if dtype is None else _cast(self, dtype)
+        if device is not None:
+            t = move(t, resolve(device))
+        if copy and t is self:
+            t = tag(E.clone(self), "ToCopyBackward0")
+        return t
 
-    def cpu(self):
-        return self
+    def cpu(self, memory_format=None):
+        a = self.array
+        return self if type(a) is ndarray else move(self, _HOST)
 
-    def cuda(self, *args, **kwargs):
-        raise AssertionError("Torch not compiled with CUDA enabled")
+    def cuda(self, device=None, non_blocking: bool = False, memory_format=None):
+        if device is None:
+            device = "cuda"
+        elif isinstance(device, int) and not isinstance(device, bool):
+            device = torch_device(resolve(device))
+        elif resolve_kind(device) != "cuda":
+            raise RuntimeError("Invalid device, must be cuda device")
+        return move(self, resolve(device))
 
     def contiguous(self, *args):
         return self
@@ -534,6 +561,8 @@ class Tensor(EngineTensor):
     clip_ = clamp_
 
     def copy_(self, src, non_blocking: bool = False):
+        if isinstance(src, EngineTensor) and type(src.array) is not type(self.array):
+            src = move(src, device_of(self.array))  # copy_ crosses devices in torch
         return inplace.setitem(self, Ellipsis, src)
 
     # unary in-place methods are generated below from _UNARY
@@ -597,6 +626,21 @@ for _name in ("rsqrt", "log1p", "expm1", "sign", "trunc", "log2", "log10", "tan"
 
 
 # ---------------------------------------------------------------- helpers used above
+_HOST = resolve("cpu")
+
+
+def resolve_kind(device) -> str:
+    """The torch device type a device argument names ('cuda', 'cpu' ...)."""
+    if isinstance(device, str):
+        return device.partition(":")[0]
+    return getattr(device, "type", "")
+
+
+def _refuse_numpy(a) -> None:
+    raise TypeError(f"can't convert {tensor_device(a)} device type tensor to numpy. Use "
+                    "Tensor.cpu() to copy the tensor to host memory first.")
+
+
 def backward_inputs(inputs) -> tuple:
     """torch's ``backward(inputs=...)``: never empty; each input retains its grad (so a
     non-leaf among them gets ``.grad``, and one not requiring grad is refused)."""

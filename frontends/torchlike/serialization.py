@@ -15,9 +15,11 @@ import zipfile
 from collections import OrderedDict
 
 from engine import io as EIO
+from engine.backend import to_device
 from engine.tensor import Tensor as EngineTensor
 
 from . import _dtypes
+from ._device import device, resolve, tensor_device
 from ._size import Size
 
 _STORAGE_OF = {
@@ -75,7 +77,8 @@ class _TorchPickler(pickle._Pickler):
     def persistent_id(self, obj):
         if isinstance(obj, _Storage):
             name = _STORAGE_OF[obj.array.dtype.name]
-            return ("storage", _STORAGE_GLOBALS[name], obj.key, "cpu", int(obj.array.size))
+            return ("storage", _STORAGE_GLOBALS[name], obj.key, str(tensor_device(obj.array)),
+                    int(obj.array.size))
         return None
 
     def _storage(self, array) -> _Storage:
@@ -99,10 +102,13 @@ class _TorchPickler(pickle._Pickler):
                                       EIO.contiguous_strides(array.shape), grad, OrderedDict()))
         if isinstance(obj, Size):
             return (_SIZE, (tuple(obj),))
+        if isinstance(obj, device):
+            return (_DEVICE, obj.__reduce__()[1])
         return NotImplemented
 
 
 _SIZE = _Global("torch", "Size")
+_DEVICE = _Global("torch", "device")
 
 
 def _zip_records(prefix: str, pkl: bytes, storages: list) -> list:
@@ -151,10 +157,22 @@ class _StorageType:
         self.dtype_name = dtype_name
 
 
+class _DeviceStorage:
+    """A loaded storage bound for a device: the host bytes and where its tensors go."""
+
+    def __init__(self, array, device) -> None:
+        self.array = array
+        self.device = device
+
+
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False,
                        backward_hooks=None, metadata=None):
     from ._tensor import Tensor
-    t = Tensor.wrap(EIO.strided_from_flat(storage, int(storage_offset), size, stride))
+    if isinstance(storage, _DeviceStorage):
+        array = EIO.strided_from_flat(storage.array, int(storage_offset), size, stride)
+        t = Tensor.wrap(to_device(array, storage.device))
+    else:
+        t = Tensor.wrap(EIO.strided_from_flat(storage, int(storage_offset), size, stride))
     if requires_grad:
         t.requires_grad = True
     return t
@@ -188,9 +206,10 @@ _ALLOWED = {
 
 
 class _TorchUnpickler(pickle.Unpickler):
-    def __init__(self, file, records, weights_only: bool) -> None:
+    def __init__(self, file, records, weights_only: bool, place) -> None:
         super().__init__(file)
         self.records = records
+        self.place = place
         self.weights_only = weights_only
         self.loaded: dict = {}
 
@@ -203,7 +222,6 @@ class _TorchUnpickler(pickle.Unpickler):
         if module == "torch" and isinstance(getattr(_dtypes, name, None), _dtypes.dtype):
             return getattr(_dtypes, name)
         if module == "torch" and name == "device":
-            from ._size import device
             return device
         if self.weights_only:
             raise pickle.UnpicklingError(
@@ -222,7 +240,7 @@ class _TorchUnpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
     def persistent_load(self, pid):
-        kind, storage_type, key, _location, numel = pid[:5]
+        kind, storage_type, key, location, numel = pid[:5]
         if kind != "storage":
             raise pickle.UnpicklingError(f"unknown persistent id {kind!r}")
         if key not in self.loaded:
@@ -233,7 +251,9 @@ class _TorchUnpickler(pickle.Unpickler):
             if not isinstance(storage_type, _StorageType):  # untyped storage: raw bytes
                 name = "uint8"
                 numel = len(data) // width
-            self.loaded[key] = EIO.array_from_bytes(data, name, (int(numel),))
+            array = EIO.array_from_bytes(data, name, (int(numel),))
+            dev = self.place(array, str(location))
+            self.loaded[key] = array if dev is None else _DeviceStorage(array, dev)
         return self.loaded[key]
 
 
@@ -255,10 +275,47 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             def records(name):
                 return z.read(prefix + name)
 
-            return _TorchUnpickler(io.BytesIO(z.read(pkl)), records, weights_only).load()
+            return _TorchUnpickler(io.BytesIO(z.read(pkl)), records, weights_only,
+                                   _placement(map_location)).load()
     finally:
         if opened is not None:
             opened.close()
+
+
+CUDA_ON_CPU = (
+    "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
+    "False. If you are running on a CPU-only machine, please use torch.load with "
+    "map_location=torch.device('cpu') to map your storages to the CPU.")
+
+
+def _restore(location: str):
+    """The engine device for a storage saved at ``location`` ('cpu', 'cuda:0'); None: host."""
+    if location == "cpu":
+        return None
+    if location.startswith("cuda"):
+        from engine.backend import gpu_available
+        if not gpu_available():
+            raise RuntimeError(CUDA_ON_CPU)
+    dev = resolve(location)
+    return None if dev.kind == "cpu" else dev
+
+
+def _placement(map_location):
+    """(host array, saved location) -> engine device or None, as torch's map_location."""
+    if map_location is None:
+        return lambda array, location: _restore(location)
+    if isinstance(map_location, dict):
+        return lambda array, location: _restore(str(map_location.get(location, location)))
+    if callable(map_location) and not isinstance(map_location, str):
+        def call(array, location):
+            moved = map_location(array, location)
+            if moved is None:
+                return _restore(location)
+            return None  # the callable returned the (host) storage
+        return call
+    target = _restore(str(map_location) if not isinstance(map_location, str)
+                      else map_location)
+    return lambda array, location: target
 
 
 __all__ = ["load", "save"]

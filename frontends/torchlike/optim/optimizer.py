@@ -5,6 +5,7 @@ import copy
 import warnings
 from collections import defaultdict
 
+from engine.backend import device_of, to_device
 from engine.mode import enable_grad
 from engine.tensor import Tensor as EngineTensor
 
@@ -163,12 +164,15 @@ class Optimizer:
 
 
 def _cast_like(p, name: str, value):
-    """State tensors follow the parameter's dtype, except the step counter."""
+    """State tensors follow the parameter's dtype and device, except the step counter
+    (which torch keeps as it was saved: a CPU scalar)."""
     if not isinstance(value, EngineTensor):
         return value
     t = type(p).wrap(value.array.copy())
-    if name != "step" and t.array.dtype.kind == "f" and t.array.dtype != p.array.dtype:
-        t.array = t.array.astype(p.array.dtype)
+    if name != "step":
+        if t.array.dtype.kind == "f" and t.array.dtype != p.array.dtype:
+            t.array = t.array.astype(p.array.dtype)
+        t.array = to_device(t.array, device_of(p.array))
     return t
 
 

@@ -3,14 +3,16 @@ from __future__ import annotations
 
 from engine.ops.creation import Generator as EngineGenerator
 
-from .._size import check_device
+from .._device import device as _device
+from .._device import resolve, torch_device
 
 _TORCH_DEFAULT_SEED = 67280421310721
 
 
 class Generator(EngineGenerator):
     def __init__(self, device="cpu") -> None:
-        check_device(device)
+        # draws come from the host stream whatever the device (moved afterwards)
+        self.device = torch_device(resolve(_device(device)))
         super().__init__(_TORCH_DEFAULT_SEED)
 
     def seed(self, seed: int = _TORCH_DEFAULT_SEED) -> None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 from collections import OrderedDict, namedtuple
 from collections.abc import Iterator, Mapping
 
+from engine.backend import device_of, to_device
 from engine.mode import no_grad
 from engine.tensor import Tensor as EngineTensor
 
 from ... import _dtypes
-from ..._size import check_device
+from ..._device import parse_to, resolve
 from ..parameter import Parameter
 
 
@@ -307,22 +308,17 @@ class Module:
         return self
 
     def to(self, *args, **kwargs):
-        dtype = kwargs.get("dtype")
-        check_device(kwargs.get("device"))
-        for a in args:
-            if isinstance(a, _dtypes.dtype):
-                dtype = a
-            elif isinstance(a, EngineTensor):
-                dtype = _dtypes.from_np(a.array.dtype)
-            else:
-                check_device(a)
-        if dtype is None:
+        device, dtype, _ = parse_to(args, kwargs)
+        np_dtype = None
+        if dtype is not None:
+            np_dtype = _dtypes.to_np(dtype)
+            if np_dtype.kind != "f":
+                raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, "
+                                f"but got desired dtype={dtype}")
+        dev = None if device is None else resolve(device)
+        if dev is None and np_dtype is None:
             return self
-        np_dtype = _dtypes.to_np(dtype)
-        if np_dtype.kind != "f":
-            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but "
-                            f"got desired dtype={dtype}")
-        return self._convert(lambda t: _retype(t, np_dtype))
+        return self._convert(lambda t: _retype(t, np_dtype, dev))
 
     def float(self):
         return self.to(_dtypes.float32)
@@ -334,10 +330,11 @@ class Module:
         return self.to(_dtypes.float16)
 
     def cpu(self):
-        return self
+        return self._convert(lambda t: _retype(t, None, resolve("cpu")))
 
     def cuda(self, device=None):
-        raise AssertionError("Torch not compiled with CUDA enabled")
+        dev = resolve("cuda" if device is None else device)
+        return self._convert(lambda t: _retype(t, None, dev))
 
     def type(self, dst_type):
         return self.to(dst_type)
@@ -394,8 +391,8 @@ class Module:
                               f"{Size(value.array.shape)!r} from checkpoint, the shape in "
                               f"current model is {Size(param.array.shape)!r}.")
                 continue
-            with no_grad():
-                param.array[...] = value.array
+            with no_grad():  # a checkpoint loads onto the parameter's device
+                param.array[...] = to_device(value.array, device_of(param.array))
                 param.bump_version()
         for key in state_dict:
             if key.startswith(prefix):
@@ -499,8 +496,15 @@ def _forget(d: dict, name: str) -> None:
         nps.discard(name)
 
 
-def _retype(t, np_dtype) -> None:
-    if t.array.dtype.kind == "f" and t.array.dtype != np_dtype:
-        t.array = t.array.astype(np_dtype)
-        if t.grad is not None:
-            t.grad.array = t.grad.array.astype(np_dtype)
+def _retype(t, np_dtype, dev) -> None:
+    """Cast (floating tensors only) and move ``t`` and its grad in place: the objects stay,
+    their data changes, as torch's ``param.data = fn(param)``."""
+    for x in (t, t.grad):
+        if x is None:
+            continue
+        a = x.array
+        if np_dtype is not None and a.dtype.kind == "f" and a.dtype != np_dtype:
+            a = a.astype(np_dtype)
+        if dev is not None:
+            a = to_device(a, dev)
+        x.array = a
