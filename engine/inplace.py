@@ -117,6 +117,7 @@ def _array_key(x, key):
 
 
 _HOST_KEY = frozenset((int, slice, type(None), type(Ellipsis), ndarray))
+_NUMBERS = frozenset((float, int, bool))
 
 
 def _value(x, v):
@@ -156,7 +157,7 @@ def setitem(x, key, value):
         _check_inference(x)
     akey = _array_key(x, key)
     v = value.array if isinstance(value, Tensor) else value
-    if type(v) is not type(x.array):
+    if type(v) is not type(x.array) and type(v) not in _NUMBERS:
         v = _value(x, v)
     if not _records(x, (value,)):
         x.array[akey] = v
