@@ -15,9 +15,8 @@ each rule's output is checked for NaN and a failure shows the forward stack.
 """
 from __future__ import annotations
 
-import contextlib
-
 from .backend import MODULES
+from .backend import quiet as backend_quiet
 from .mode import state
 from .ops import OpDef
 from .tensor import Node, Tensor
@@ -161,7 +160,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     watch = anomaly.enabled
     prev_mode = state.enabled
     state.enabled = create_graph
-    quiet = _quiet(seeds)  # inf/nan in gradients are values, not warnings
+    quiet = backend_quiet()  # inf/nan in gradients are values, not warnings
     quiet.__enter__()
     try:
         while ready:
@@ -224,13 +223,6 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     if not accumulate:
         return [captured.get(id(t.node if t.node is not None else t)) for t in inputs]
     return None
-
-
-def _quiet(seeds):
-    """A context silencing floating-point warnings of the seeds' array module (numpy's
-    errstate; device modules do not warn and have none)."""
-    errstate = getattr(MODULES[type(seeds[0].array)], "errstate", None) if seeds else None
-    return contextlib.nullcontext() if errstate is None else errstate(all="ignore")
 
 
 def _apply_watched(n, g, create_graph):

@@ -19,7 +19,6 @@ import numpy as np
 
 host = np
 ndarray = np.ndarray
-xp = np  # TRANSITIONAL: kernels still being moved to xp_of(); removed when they are
 
 # dtype objects by neutral name; the frontends map their own spellings onto these.
 DTYPES = {
@@ -288,6 +287,13 @@ def as_array(a: object, dtype: np.dtype | None = None):
 def scalar_of(a: Any):
     """The Python number held by a one-element array."""
     return a.reshape(-1)[0].item()
+
+
+def quiet(**which):
+    """Floating-point warnings off (default: all), as a context.  Only numpy warns (on
+    overflow, division by zero, invalid values); device libraries do not, so numpy's switch
+    is the one switch, whatever the arrays' device."""
+    return np.errstate(**(which or {"all": "ignore"}))
 
 
 _CONSTANTS: dict = {}

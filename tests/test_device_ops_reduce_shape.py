@@ -13,23 +13,16 @@ from hypothesis.extra import numpy as hnp
 
 from engine import SPECS, Tensor, backend
 from engine.autograd import run_backward
-from engine.ops import index
 
 from .fake_gpu import FakeGpuArray, installed
 
 _MODULES = ("engine.ops.reduce", "engine.ops.shape", "engine.ops.linalg")
 MINE = [s for s in SPECS if getattr(s.fn, "__module__", None) in _MODULES]
 GPU = backend.Device("gpu", 0)
-# max_along/min_along go through index.take_along_axis, whose gradient is index.py's:
-# expected to fail exactly while that module still computes with numpy (backend.xp)
-_INDEX_ON_NUMPY = hasattr(index, "xp")
-_THROUGH_INDEX = {"max_along", "min_along"}
 
 
 def _param(spec):
-    marks = [pytest.mark.xfail(reason="index.py still computes with numpy", strict=True)] \
-        if _INDEX_ON_NUMPY and spec.name in _THROUGH_INDEX else []
-    return pytest.param(spec, id=spec.name, marks=marks)
+    return pytest.param(spec, id=spec.name)
 
 
 def _case(spec):

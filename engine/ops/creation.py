@@ -21,6 +21,7 @@ from ..backend import (
     int64,
     is_array,
     module_for,
+    quiet,
     to_device,
     xp_of,
 )
@@ -36,9 +37,6 @@ def ones_like_array(a):
 _INTEGERS = (int, host.integer)
 _BOOLS = (bool, host.bool_)
 _HOST_SCALAR = host.generic
-# numpy's floating-point warning switch: the range emulation may overflow on the way
-# (device modules do not warn; the switch does not concern them)
-_errstate = host.errstate
 
 
 def _is_int(v) -> bool:
@@ -122,7 +120,7 @@ def _two_product(x, y):
 def _fma(x, y, z, xp):
     """x*y + z with (almost always) one rounding, elementwise in float64 (``xp``: the
     module of the arrays among the operands)."""
-    with _errstate(all="ignore"):
+    with quiet():  # the emulation may overflow on the way
         p, e = _two_product(xp.asarray(x, float64), xp.asarray(y, float64))
         s = p + z
         bp = s - p

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import builtins
 import math
-from contextlib import nullcontext
 
-from ..backend import MODULES, default_float, host, int64, ndarray
+from ..backend import MODULES, default_float, host, int64, ndarray, quiet
 from ..mode import state
 from ..tensor import record
 from . import defop, spec
@@ -79,14 +78,11 @@ def _kept(n, axes, keepdims):
 
 _add_reduce = host.add.reduce  # numpy's, bound once: sum's fast path (a.sum minus
 # numpy's Python-level wrapper around the same ufunc reduce)
-_QUIET = nullcontext()
 
 
 def _quiet(xp):
-    """Floating-point warnings off for a computation in module ``xp``: numpy warns on a
-    division by zero or an invalid value, device modules neither warn nor have errstate."""
-    errstate = getattr(xp, "errstate", None)
-    return _QUIET if errstate is None else errstate(invalid="ignore", divide="ignore")
+    """No warning on a division by zero or an invalid value (they give inf/nan values)."""
+    return quiet(invalid="ignore", divide="ignore")
 
 
 def _count(shape, axes) -> int:

@@ -2,7 +2,7 @@
 so the engine has no test dependency; each helper returns a ``make``."""
 from __future__ import annotations
 
-from ..backend import xp
+from ..backend import host as xp  # draws are host data: numpy
 
 
 def _elements(st, lo, hi, avoid=()):
