@@ -239,6 +239,10 @@ def _apply_watched(n, g, create_graph):
 
 def _deliver(leaf, g, targets, captured, accumulate, create_graph):
     k = id(leaf)
+    if type(g.array) is not type(leaf.array):  # a host 0-d leaf that joined a device op
+        from .backend import device_of
+        from .ops.placement import to_device
+        g = to_device(g, device_of(leaf.array))
     if targets is not None:
         if k not in targets:
             return

@@ -74,7 +74,7 @@ def load_all() -> None:
     """Import every family so that OPS and SPECS are complete."""
     from .. import inplace  # noqa: F401  (in-place setitem is a recorded op too)
     from ..nn import functional  # noqa: F401  (layer and loss specs)
-    from . import creation, elementwise, index, linalg, reduce, shape  # noqa: F401
+    from . import creation, elementwise, index, linalg, placement, reduce, shape  # noqa: F401
 
 
 def check_same_device(cls, op: str, *arrays) -> None:

@@ -10,8 +10,7 @@ import re
 from engine import backend
 from engine.backend import CPU as ENGINE_CPU
 from engine.backend import Device, device_of, ndarray, to_device
-from engine.ops import OpDef
-from engine.tensor import record
+from engine.ops import placement
 
 _TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
           "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
@@ -202,25 +201,10 @@ def check_device(d) -> None:
 
 
 # ---------------------------------------------------------------- moving tensors
-def _move_vjp(node, g):
-    return (move(g, node.attrs),)
-
-
-# A device copy: its gradient goes back to the source device.  Deliberately not
-# registered in the engine's op table (the engine's own op would live there).
-_MOVE = OpDef("to_device", _move_vjp)
-
-
 def move(t, dev: Device | None):
     """``t`` on engine device ``dev``; a differentiable copy when it moves (ToCopyBackward0),
     ``t`` itself when it is already there."""
-    if dev is None:
-        return t
-    a = t.array
-    source = device_of(a)
-    if source == dev:
-        return t
-    return record(_MOVE, to_device(a, dev), (t,), attrs=source)
+    return t if dev is None else placement.to_device(t, dev)
 
 
 def move_array(a, dev: Device | None):
