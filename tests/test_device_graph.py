@@ -263,3 +263,25 @@ def test_io_round_trip_of_a_device_array_through_host_bytes():
     np.testing.assert_array_equal(EIO.strided_from_flat(flat, 1, (2, 3), (1, 2)),
                                   np.array([[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]]))
     assert EIO.array_nbytes(backend.from_host(a, GPU)) == 24
+
+
+def test_frontends_print_a_long_device_tensor_copying_only_the_shown_edges():
+    """Printing a summarised device tensor copies only its edge items to the host."""
+    import paddlelike
+    import torchlike
+    from engine import backend
+
+    copied = []
+    with installed() as fake:
+        to_host = fake.to_host
+        fake.to_host = lambda a: copied.append(a.size) or to_host(a)
+        try:
+            for make in (lambda: torchlike.arange(100000.0, device="cuda"),
+                         lambda: paddlelike.arange(100000.0)):
+                copied.clear()
+                t = make()
+                assert backend.device_of(t.array).kind == "gpu"
+                text = repr(t)
+                assert ("cuda:0" in text or "gpu:0" in text) and copied and max(copied) <= 6
+        finally:
+            fake.to_host = to_host

@@ -10,8 +10,7 @@ leading space.  Items per line = (linewidth - indent) // (width + 2).
 """
 from __future__ import annotations
 
-from engine.backend import to_host
-from engine.printing import shown_values
+from engine.printing import nested, shown_values
 
 from .meta import of_np, place_of
 
@@ -70,21 +69,6 @@ def _format(values, shape, summary, indent, width, signed, is_float):
     return "[" + ("," + "\n" * (len(shape) - 1) + " " * (indent + 1)).join(parts) + "]"
 
 
-def _nested(array, summary: bool):
-    """Nested Python values; the middle of long dims replaced by ``...`` when summarised."""
-    e = OPTIONS.edgeitems
-    if array.ndim == 0:
-        return array.item()
-    n = array.shape[0]
-    if summary and n > 2 * e:
-        idx = list(range(e)) + [None] + list(range(n - e, n))
-    else:
-        idx = range(n)
-    if array.ndim == 1:
-        return [... if i is None else array[i].item() for i in idx]
-    return [... if i is None else _nested(array[i], summary) for i in idx]
-
-
 def format_data(array, indent: int) -> str:
     """The data part of the repr (what follows the header line)."""
     shape = array.shape
@@ -100,13 +84,13 @@ def format_data(array, indent: int) -> str:
             n = len(_item(v, is_float))
             if n > width:
                 width = n
-    return _format(_nested(array, summary), shape, summary, indent, width, signed, is_float)
+    values = nested(array, summary, OPTIONS.edgeitems)  # copies only what is shown
+    return _format(values, shape, summary, indent, width, signed, is_float)
 
 
 def to_string(t, prefix: str = "Tensor") -> str:
     a = t.array
     place = place_of(a)
-    a = to_host(a)  # one copy of a device tensor's values, formatted on the host
     indent = len(prefix) + 1
     shape = "[" + ", ".join(str(d) for d in a.shape) + "]"
     return (f"{prefix}(shape={shape}, dtype={of_np(a.dtype).name}, place={place}, "

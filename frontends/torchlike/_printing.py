@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from engine.backend import device_of, ndarray, to_host
+from engine.backend import device_of, ndarray
 from engine.printing import float_stats, nested, shown_values
 
 from ._device import device_str
@@ -109,7 +109,6 @@ def tensor_repr(t, grad_fn_name: str | None, prefix: str = "tensor(") -> str:
         d = device_of(array)
         if d.kind != "cpu":
             suffixes.append(f"device='{device_str(d)}'")
-        array = to_host(array)
     dtype_name = str(array.dtype)
     if array.size == 0:
         if array.ndim != 1:
