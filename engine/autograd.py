@@ -15,7 +15,7 @@ each rule's output is checked for NaN and a failure shows the forward stack.
 """
 from __future__ import annotations
 
-from .backend import MODULES
+from .backend import MODULES, host, ndarray
 from .backend import quiet as backend_quiet
 from .mode import state
 from .ops import OpDef
@@ -160,6 +160,9 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     watch = anomaly.enabled
     prev_mode = state.enabled
     state.enabled = create_graph
+    # pending sums made by the scheduler's own add (never seen by anyone else): further
+    # gradients for the same input are added into them, without a new array each time
+    owned: set = set()
     quiet = backend_quiet()  # inf/nan in gradients are values, not warnings
     quiet.__enter__()
     try:
@@ -167,6 +170,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
             n = ready.pop()
             k = id(n)
             g = pending.pop(k, None)
+            owned.discard(k)
             if through is not None and k not in through:
                 # a requested input none of whose own inputs is requested: hooks only
                 if g is not None and n.hooks is not None and n.hooks.pre:
@@ -180,6 +184,10 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                 grads = None
             elif watch:
                 g, grads = _apply_watched(n, g, create_graph)
+            elif n.hooks is None and type(n.op) is OpDef:  # _apply's common case, inline
+                if n.saved or n.out_version is not None:
+                    check_versions(n)
+                grads = n.op.vjp(n, g)
             else:
                 g, grads = _apply(n, g, create_graph)
             if targets is not None and k in targets:
@@ -206,7 +214,14 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                     if gi.array.dtype != n.dtypes[i]:
                         gi = cast(gi, n.dtypes[i])
                     prev = pending.get(pk)
-                    pending[pk] = gi if prev is None else add(prev, gi)
+                    if prev is None:
+                        pending[pk] = gi
+                    elif pk in owned:  # a sum the scheduler made itself: add into it
+                        _add_into(prev.array, gi.array)
+                    else:
+                        pending[pk] = add(prev, gi)
+                        if not create_graph:
+                            owned.add(pk)
                 c = deps[pk] - 1
                 deps[pk] = c
                 if c == 0:
@@ -214,6 +229,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                         ready.append(p)
                     else:
                         gp = pending.pop(pk, None)
+                        owned.discard(pk)
                         if gp is not None:
                             _deliver(p, gp, targets, captured, accumulate, create_graph)
     finally:
@@ -223,6 +239,18 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     if not accumulate:
         return [captured.get(id(t.node if t.node is not None else t)) for t in inputs]
     return None
+
+
+_np_add = host.add  # host-ok: numpy's, for numpy arrays only
+_np_array = host.array  # host-ok: numpy's, for numpy arrays only
+
+
+def _add_into(total, more) -> None:
+    """total += more, in the module of ``total`` (shapes and dtypes agree here)."""
+    if type(total) is ndarray:
+        _np_add(total, more, out=total)
+    else:
+        MODULES[type(total)].add(total, more, out=total)
 
 
 def _apply_watched(n, g, create_graph):
@@ -291,7 +319,11 @@ def prepare_seeds(roots, grads):
             if r.array.size != 1 and not d.implicit_seed_any_shape:
                 raise d.implicit_seed(r)
             a = r.array
-            seeds.append(type(r).wrap(MODULES[type(a)].ones_like(a)))  # on a's device
+            if type(a) is ndarray and not a.ndim:  # the usual loss: numpy's ones_like costs
+                one = _np_array(1, a.dtype)     # as much as a small op; array() is C
+            else:
+                one = MODULES[type(a)].ones_like(a)  # on a's device
+            seeds.append(type(r).wrap(one))
             continue
         if not isinstance(g, Tensor):
             raise TypeError(f"gradient {i} must be a tensor, not {type(g).__name__}")

@@ -69,11 +69,41 @@ def _adopt(x, result) -> None:
         move_retain(x, before, x.node)  # other hooks stay with the old value's node
 
 
+def _in_place_kernel(x, fn, args):
+    """The array function to run ``x <- fn(x, b)`` straight into x's array, when the
+    result needs no promotion and no broadcast of x (an optimiser's step on a parameter):
+    one pass over the data, no temporary.  None when the general path must decide."""
+    name = _UFUNC_NAMES.get(fn)
+    if name is None or len(args) != 1:
+        return None
+    a, b = x.array, args[0]
+    if a.dtype.kind != "f" or not a.flags.writeable:
+        return None
+    tb = type(b)
+    if tb is float:
+        return getattr(xp_of(a), name)
+    if isinstance(b, Tensor) and type(b.array) is type(a) and b.array.dtype == a.dtype \
+            and b.array.ndim <= a.ndim:
+        return getattr(xp_of(a), name)
+    return None
+
+
 def update(x, fn, *args):
     """x <- fn(x, *args), in place.  Returns x."""
     if x._version is not None:
         _check_inference(x)
     if not _records(x, args):
+        kernel = _in_place_kernel(x, fn, args) if type(x.array) is ndarray else None
+        if kernel is not None:
+            b = args[0]
+            a = x.array
+            try:
+                kernel(a, b.array if isinstance(b, Tensor) else b, out=a)
+            except ValueError:  # b does not broadcast to x: the general path words it
+                pass
+            else:
+                x.bump_version()
+                return x
         result = fn(x, *args)
         _write(x, result)
         return x
@@ -117,6 +147,14 @@ def _array_key(x, key):
 
 
 _HOST_KEY = frozenset((int, slice, type(None), type(Ellipsis), ndarray))
+
+
+def _ufunc_names() -> dict:
+    from .ops import elementwise as E
+    return {E.add: "add", E.sub: "subtract", E.mul: "multiply", E.div: "true_divide"}
+
+
+_UFUNC_NAMES = _ufunc_names()
 _NUMBERS = frozenset((float, int, bool))
 
 

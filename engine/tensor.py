@@ -145,7 +145,7 @@ class Node:
         """The op's output as a tensor in the graph (for rules that use it)."""
         t = self.out_cls.wrap(self.out_data)
         t.node = self
-        t.requires_grad = True
+        _set_requires_grad(t, True)
         return t
 
     def release(self) -> None:
@@ -153,6 +153,11 @@ class Node:
         self.released = 2 if (self.saved or self.out_data is not None) else 1
         self.saved = None
         self.out_data = None
+
+
+# The engine's own slot for the flag: frontends put a checking property over the name
+# (a user may not flip a non-leaf's flag); the engine marks fresh outputs through the slot.
+_set_requires_grad = Tensor.__dict__["requires_grad"].__set__
 
 
 def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None):
@@ -171,29 +176,58 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
         if state.inference:
             t._version = INFERENCE
         return t
-    needs = False
-    for x in inputs:
-        if isinstance(x, Tensor) and x.requires_grad:
-            needs = True
-            break
-    if not needs:
-        return t
-    if state.inference:  # enable_grad inside inference mode still records nothing
-        t._version = INFERENCE
-        return t
-    parents = []
-    shapes = []
-    dtypes = []
-    for x in inputs:
-        if isinstance(x, Tensor) and x.requires_grad:
-            parents.append(x.node or x)
-            shapes.append(x.array.shape)
-            dtypes.append(x.array.dtype)
+    n = len(inputs)
+    if n == 1:  # the common arities without lists: one pass over the inputs
+        x = inputs[0]
+        if not (isinstance(x, Tensor) and x.requires_grad):
+            return t
+        if state.inference:
+            t._version = INFERENCE
+            return t
+        a = x.array
+        parents, shapes, dtypes = (x.node or x,), (a.shape,), (a.dtype,)
+    elif n == 2:
+        x, y = inputs
+        rx = isinstance(x, Tensor) and x.requires_grad
+        ry = isinstance(y, Tensor) and y.requires_grad
+        if not (rx or ry):
+            return t
+        if state.inference:
+            t._version = INFERENCE
+            return t
+        if rx and ry:
+            a, b = x.array, y.array
+            parents, shapes, dtypes = ((x.node or x, y.node or y), (a.shape, b.shape),
+                                       (a.dtype, b.dtype))
+        elif rx:
+            a = x.array
+            parents, shapes, dtypes = (x.node or x, None), (a.shape, None), (a.dtype, None)
         else:
-            parents.append(None)
-            shapes.append(None)
-            dtypes.append(None)
-    node = Node(op, tuple(parents), tuple(shapes), tuple(dtypes), saved, attrs, cls)
+            b = y.array
+            parents, shapes, dtypes = (None, y.node or y), (None, b.shape), (None, b.dtype)
+    else:
+        needs = False
+        for x in inputs:
+            if isinstance(x, Tensor) and x.requires_grad:
+                needs = True
+                break
+        if not needs:
+            return t
+        if state.inference:  # enable_grad inside inference mode still records nothing
+            t._version = INFERENCE
+            return t
+        parents, shapes, dtypes = [], [], []
+        for x in inputs:
+            if isinstance(x, Tensor) and x.requires_grad:
+                parents.append(x.node or x)
+                shapes.append(x.array.shape)
+                dtypes.append(x.array.dtype)
+            else:
+                parents.append(None)
+                shapes.append(None)
+                dtypes.append(None)
+        parents, shapes, dtypes = tuple(parents), tuple(shapes), tuple(dtypes)
+    node = Node(op, parents, shapes, dtypes, saved, attrs, cls)
     if saved:
         for s in saved:
             if isinstance(s, Tensor) and s._version is not None:
@@ -206,7 +240,7 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
         from .anomaly import remember
         remember(node)
     t.node = node
-    t.requires_grad = True
+    _set_requires_grad(t, True)
     return t
 
 

@@ -1,0 +1,98 @@
+"""The engine's fast paths give the answers of the general paths they shortcut.
+
+- the scheduler adds further gradients for one input into a sum it made itself;
+- an update under no_grad (an optimiser step) is written straight into the array;
+- the implicit seed of a 0-d loss is made without numpy's ones_like.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine import Tensor
+from engine.autograd import backward
+from engine.inplace import update
+from engine.mode import no_grad
+from engine.ops import elementwise as E
+from engine.ops import reduce as R
+
+
+def _leaf(values) -> Tensor:
+    return Tensor(np.array(values, dtype=np.float64), requires_grad=True)
+
+
+def test_a_node_with_many_consumers_gets_the_sum_and_nobody_s_gradient_changes():
+    from engine.hooks import register_hook
+    x = _leaf([1.0, 2.0, 3.0])
+    h = E.mul(x, 2.0)  # a node whose output feeds four consumers
+    # add passes its incoming gradient on as it is: h's first gradient is the very object
+    # the first consumer's hook was given, the one a careless in-place sum would write into
+    outs = [E.add(h, float(k)) for k in range(4)]
+    seen = []
+    for o in outs:  # each consumer's incoming gradient, as its hook sees it
+        register_hook(o, lambda g: seen.append((g, g.array.copy())))
+    total = outs[0]
+    for o in outs[1:]:
+        total = E.add(total, o)
+    backward([R.sum(E.mul(total, 3.0))], [None])
+    np.testing.assert_array_equal(x.grad.array, np.full(3, 24.0))  # 3 * 4 consumers * 2
+    assert len(seen) == 4
+    for g, snapshot in seen:  # no gradient a hook was given was written into afterwards
+        np.testing.assert_array_equal(g.array, snapshot)
+
+
+def test_one_gradient_sent_to_two_leaves_is_not_shared():
+    x, y = _leaf([1.0, 2.0]), _leaf([3.0, 4.0])
+    backward([R.sum(E.add(x, y))], [None])
+    assert x.grad.array is not y.grad.array
+    x.grad.array[...] = 0.0
+    np.testing.assert_array_equal(y.grad.array, [1.0, 1.0])
+
+
+@pytest.mark.parametrize("fn, ref", [(E.add, np.add), (E.sub, np.subtract),
+                                     (E.mul, np.multiply), (E.div, np.true_divide)])
+@pytest.mark.parametrize("other", ["float", "same", "row"])
+def test_an_update_without_recording_equals_the_general_path(fn, ref, other):
+    base = np.arange(1.0, 7.0, dtype=np.float32).reshape(2, 3)
+    b = {"float": 0.5, "same": Tensor(base[::-1].copy() + 1),
+         "row": Tensor(np.array([1.0, 2.0, 4.0], np.float32))}[other]
+    p = Tensor(base.copy())
+    alias = p.array
+    before = p.version
+    with no_grad():
+        update(p, fn, b)
+    expected = ref(base, b.array if isinstance(b, Tensor) else np.float32(b))
+    np.testing.assert_array_equal(p.array, expected)
+    assert p.array is alias and p.array.dtype == np.float32  # in place, dtype kept
+    assert p.version == before + 1
+
+
+def test_an_update_that_does_not_broadcast_still_gets_the_dialect_error():
+    p = Tensor(np.zeros(3, np.float32))
+    with no_grad(), pytest.raises(Exception, match="doesn't match the broadcast shape"):
+        update(p, E.add, Tensor(np.ones((2, 3), np.float32)))
+    np.testing.assert_array_equal(p.array, np.zeros(3))
+
+
+def test_an_update_of_a_tensor_by_itself_and_of_a_read_only_array():
+    p = Tensor(np.array([1.0, 2.0], np.float32))
+    with no_grad():
+        update(p, E.sub, p)
+    np.testing.assert_array_equal(p.array, [0.0, 0.0])
+    ro = np.array([1.0, 2.0], np.float32)
+    ro.flags.writeable = False
+    q = Tensor(ro)
+    with no_grad(), pytest.raises(ValueError):  # numpy's read-only refusal, as before
+        update(q, E.add, 1.0)
+
+
+def test_the_implicit_seed_of_a_0d_loss_and_of_a_leaf():
+    for dtype in (np.float32, np.float64):
+        x = Tensor(np.array([1.0, 2.0], dtype), requires_grad=True)
+        backward([R.sum(E.mul(x, x))], [None])
+        assert x.grad.array.dtype == dtype
+        np.testing.assert_array_equal(x.grad.array, [2.0, 4.0])
+    leaf = Tensor(np.array(3.0, np.float32), requires_grad=True)
+    backward([leaf], [None])
+    assert leaf.grad.array.dtype == np.float32 and leaf.grad.array.shape == ()
+    leaf.grad.array[...] = 0.0  # a grad of one's own, writeable
