@@ -27,3 +27,29 @@ def test_a_gradient_mismatch_fails_the_run():
     r = _smoke({"JANUSGRAD_BENCH_SKEW": "paddlelike"})
     assert r.returncode != 0
     assert "GRADIENT MISMATCH: paddlelike" in r.stdout + r.stderr
+
+
+def test_the_gpu_workloads_run_on_a_device_and_agree_with_numpy():
+    """`--device cuda` (scripts/gpu_check.sh): B and C with torchlike on the GPU; here on
+    the fake GPU, in this process, against the numpy version on the host."""
+    import numpy as np
+
+    import torchlike
+    from benchmarks import workloads as W
+    from engine import backend
+
+    from .fake_gpu import FakeGpuArray, installed
+
+    with installed():
+        style = W.TorchStyle(torchlike)
+        style.device = "cuda"
+        for name in ("B", "C"):
+            ours = W.build(style, name, smoke=True)
+            ours.run()
+            style.sync()
+            params = ours.params if hasattr(ours, "params") else [ours.x]
+            assert all(type(p.array) is FakeGpuArray and backend.device_of(p.grad.array).kind
+                       == "gpu" for p in params)
+            ref = W.build(W.NumpyStyle(), name, smoke=True)
+            for g, r in zip(W.build(style, name, smoke=True).grads(), ref.grads()):
+                np.testing.assert_allclose(g, r, rtol=1e-4, atol=1e-6)
