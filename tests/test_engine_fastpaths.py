@@ -96,3 +96,28 @@ def test_the_implicit_seed_of_a_0d_loss_and_of_a_leaf():
     backward([leaf], [None])
     assert leaf.grad.array.dtype == np.float32 and leaf.grad.array.shape == ()
     leaf.grad.array[...] = 0.0  # a grad of one's own, writeable
+
+
+def test_a_gradient_shared_by_a_node_and_a_leaf_is_not_changed_by_either():
+    """add sends one gradient object to both inputs; the copy is skipped when one of them is
+    a node without hooks (it only reads it): the leaf's grad must still be its own value."""
+    x = _leaf([1.0, 2.0])
+    y = E.mul(x, 3.0)
+    z = E.add(y, x)  # (g, g): to y's node and to the leaf x
+    backward([R.sum(E.mul(z, 2.0))], [None])
+    np.testing.assert_array_equal(x.grad.array, [8.0, 8.0])  # 2 * (3 + 1)
+    w = _leaf([1.0, 2.0])
+    v = E.add(w, w)  # the same leaf twice
+    backward([R.sum(v)], [None])
+    np.testing.assert_array_equal(w.grad.array, [2.0, 2.0])
+
+
+def test_a_retained_non_leaf_grad_and_a_leaf_grad_are_not_one_array():
+    from engine.hooks import retain_grad
+    x = _leaf([1.0, 2.0])
+    y = E.mul(x, 3.0)
+    retain_grad(y)
+    backward([R.sum(E.add(y, x))], [None])
+    assert y.grad.array is not x.grad.array
+    y.grad.array[...] = 0.0
+    np.testing.assert_array_equal(x.grad.array, [4.0, 4.0])
