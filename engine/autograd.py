@@ -204,12 +204,11 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                 gi = grads[i] if grads is not None else None
                 if gi is not None:
                     for j in range(i):
-                        if grads[j] is gi:  # one gradient sent to two inputs: own each,
-                            # unless one of them is a node that only reads it (a graph
-                            # tensor, or a seed that requires grad, stays itself anyway)
-                            if gi.node is None and not gi.requires_grad and (
-                                    targets is not None
-                                    or not (_reads_only(parents[j]) or _reads_only(p))):
+                        if grads[j] is gi:  # one gradient sent to two inputs: own each
+                            # (a node's rule may pass it on unchanged, or as a view, to a
+                            # leaf: sharing would make two leaves' grads one array).  A
+                            # graph tensor, or a seed that requires grad, stays itself.
+                            if gi.node is None and not gi.requires_grad:
                                 gi = type(gi).wrap(gi.array.copy())
                             break
                     if gi.array.shape != n.shapes[i]:
@@ -246,12 +245,6 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
 
 _np_add = host.add  # host-ok: numpy's, for numpy arrays only
 _np_array = host.array  # host-ok: numpy's, for numpy arrays only
-
-
-def _reads_only(p) -> bool:
-    """Whether a gradient sent to ``p`` is only read: a node without hooks passes it to its
-    rule, which makes new tensors; a leaf keeps it as its ``.grad``, a hook may keep it."""
-    return type(p) is Node and p.hooks is None
 
 
 def _add_into(total, more) -> None:

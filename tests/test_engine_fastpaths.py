@@ -98,18 +98,22 @@ def test_the_implicit_seed_of_a_0d_loss_and_of_a_leaf():
     leaf.grad.array[...] = 0.0  # a grad of one's own, writeable
 
 
-def test_a_gradient_shared_by_a_node_and_a_leaf_is_not_changed_by_either():
-    """add sends one gradient object to both inputs; the copy is skipped when one of them is
-    a node without hooks (it only reads it): the leaf's grad must still be its own value."""
-    x = _leaf([1.0, 2.0])
-    y = E.mul(x, 3.0)
-    z = E.add(y, x)  # (g, g): to y's node and to the leaf x
-    backward([R.sum(E.mul(z, 2.0))], [None])
-    np.testing.assert_array_equal(x.grad.array, [8.0, 8.0])  # 2 * (3 + 1)
-    w = _leaf([1.0, 2.0])
-    v = E.add(w, w)  # the same leaf twice
-    backward([R.sum(v)], [None])
-    np.testing.assert_array_equal(w.grad.array, [2.0, 2.0])
+def test_a_gradient_sent_to_a_node_and_a_leaf_never_makes_two_leaves_share_an_array():
+    """add sends one gradient object to both inputs; a node's rule may pass it on unchanged
+    (add with a number) or as a view (reshape) to another leaf: the two leaves' grads must
+    still be arrays of their own."""
+    from engine.ops import shape as S
+    for through in (lambda t: E.add(t, 1.0), lambda t: S.reshape(t, (2,)),
+                     lambda t: E.mul(t, 3.0)):
+        x, w = _leaf([1.0, 2.0]), _leaf([1.0, 2.0])
+        backward([R.sum(E.mul(E.add(through(x), w), 2.0))], [None])
+        assert not np.shares_memory(x.grad.array, w.grad.array)
+        before = x.grad.array.copy()
+        w.grad.array[...] = 0.0
+        np.testing.assert_array_equal(x.grad.array, before)
+    v = _leaf([1.0, 2.0])
+    backward([R.sum(E.add(v, v))], [None])  # the same leaf twice
+    np.testing.assert_array_equal(v.grad.array, [2.0, 2.0])
 
 
 def test_a_retained_non_leaf_grad_and_a_leaf_grad_are_not_one_array():
