@@ -206,9 +206,12 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                     for j in range(i):
                         if grads[j] is gi:  # one gradient sent to two inputs: own each
                             # (a node's rule may pass it on unchanged, or as a view, to a
-                            # leaf: sharing would make two leaves' grads one array).  A
-                            # graph tensor, or a seed that requires grad, stays itself.
-                            if gi.node is None and not gi.requires_grad:
+                            # leaf: two leaves' grads would be one array), unless one of
+                            # them only reads it.  A graph tensor, or a seed that requires
+                            # grad, stays itself.
+                            if gi.node is None and not gi.requires_grad and (
+                                    targets is not None
+                                    or not (_reads_only(parents[j]) or _reads_only(p))):
                                 gi = type(gi).wrap(gi.array.copy())
                             break
                     if gi.array.shape != n.shapes[i]:
@@ -245,6 +248,12 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
 
 _np_add = host.add  # host-ok: numpy's, for numpy arrays only
 _np_array = host.array  # host-ok: numpy's, for numpy arrays only
+
+
+def _reads_only(p) -> bool:
+    """Whether a gradient sent to ``p`` is only read: a node without hooks whose rule makes
+    new arrays from it (OpDef.fresh), never passing it on."""
+    return type(p) is Node and p.hooks is None and type(p.op) is OpDef and p.op.fresh
 
 
 def _add_into(total, more) -> None:

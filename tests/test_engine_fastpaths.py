@@ -125,3 +125,30 @@ def test_a_retained_non_leaf_grad_and_a_leaf_grad_are_not_one_array():
     assert y.grad.array is not x.grad.array
     y.grad.array[...] = 0.0
     np.testing.assert_array_equal(x.grad.array, [4.0, 4.0])
+
+
+def _fresh_cases():
+    from engine import SPECS
+    return [s for s in SPECS if s.differentiable]
+
+
+@pytest.mark.parametrize("spec", _fresh_cases(), ids=lambda s: s.name)
+def test_a_rule_marked_fresh_never_returns_its_incoming_gradient_or_a_view(spec):
+    """OpDef.fresh lets the scheduler share one gradient object between a node and a leaf;
+    it must hold for every op so marked (checked on the op at the root of each spec)."""
+    from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis import strategies as st
+    from hypothesis.extra import numpy as hnp
+
+    arrays, kwargs = find(st.composite(lambda draw: spec.make(draw, st, hnp))(),
+                          lambda c: True, settings=settings(
+                              database=None, phases=[Phase.generate], derandomize=True,
+                              suppress_health_check=list(HealthCheck)))
+    out = spec.fn(*[Tensor(a, requires_grad=True) for a in arrays], **kwargs)
+    node = out.node
+    if node is None or not getattr(node.op, "fresh", False):
+        return
+    g = Tensor(np.ones(out.array.shape))
+    for r in node.op.vjp(node, g):
+        if r is not None:
+            assert r is not g and not np.shares_memory(r.array, g.array), node.op.name

@@ -19,11 +19,15 @@ class OpDef:
     ``vjp`` None marks the op as not differentiable: no node is recorded.
     """
 
-    __slots__ = ("name", "vjp")
+    __slots__ = ("name", "vjp", "fresh")
 
-    def __init__(self, name: str, vjp: Callable | None) -> None:
+    def __init__(self, name: str, vjp: Callable | None, fresh: bool = False) -> None:
         self.name = name
         self.vjp = vjp
+        # the rule only reads its incoming gradient and returns new arrays (never the
+        # gradient itself or a view of it): the scheduler may then let another input keep
+        # that same gradient object instead of copying it
+        self.fresh = fresh
 
     def __repr__(self) -> str:
         return f"OpDef({self.name!r})"
@@ -32,8 +36,8 @@ class OpDef:
 OPS: dict[str, OpDef] = {}
 
 
-def defop(name: str, vjp: Callable | None = None) -> OpDef:
-    op = OpDef(name, vjp)
+def defop(name: str, vjp: Callable | None = None, fresh: bool = False) -> OpDef:
+    op = OpDef(name, vjp, fresh)
     OPS[name] = op
     return op
 

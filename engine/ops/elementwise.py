@@ -239,9 +239,9 @@ def _pow_vjp(n, g):
 
 _add = defop("add", _add_vjp)
 _sub = defop("sub", _sub_vjp)
-_mul = defop("mul", _mul_vjp)
-_div = defop("div", _div_vjp)
-_pow = defop("pow", _pow_vjp)
+_mul = defop("mul", _mul_vjp, fresh=True)
+_div = defop("div", _div_vjp, fresh=True)
+_pow = defop("pow", _pow_vjp, fresh=True)
 _floordiv = defop("floor_divide", None)
 _remainder = defop("remainder", lambda n, g: (g, neg(mul(g, floor_divide(*n.saved)))))
 
@@ -273,16 +273,17 @@ def _extremum_vjp(n, g):
     return gx, gy
 
 
-_maximum = defop("maximum", _extremum_vjp)
-_minimum = defop("minimum", _extremum_vjp)
+_maximum = defop("maximum", _extremum_vjp, fresh=True)
+_minimum = defop("minimum", _extremum_vjp, fresh=True)
 maximum = _def_binary(_maximum, "maximum", _both, save_out=True)
 minimum = _def_binary(_minimum, "minimum", _both, save_out=True)
 
 
 # ---------------------------------------------------------------- unary math
 def _def_unary(name, fn, vjp, save_in=False, save_out=False, float_only=True):
-    """``fn``: the array-module function's name, or a forward written with ``xp_of``."""
-    opdef = defop(name, vjp)
+    """``fn``: the array-module function's name, or a forward written with ``xp_of``.
+    Every unary rule multiplies, divides or selects: its gradients are new arrays."""
+    opdef = defop(name, vjp, fresh=True)
     if isinstance(fn, str):
         find, ufunc = kernel(fn), getattr(host, fn)  # host-ok: called on numpy arrays only
 
