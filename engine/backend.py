@@ -227,6 +227,27 @@ def to_host(a: Any) -> np.ndarray:
     return backend_of(a).to_host(a)
 
 
+def broadcast_shapes(*shapes) -> tuple:
+    """The shape the given shapes broadcast to (numpy's rule, on shapes alone: no array
+    module needed); ValueError with numpy's wording when they clash."""
+    n = max((len(s) for s in shapes), default=0)
+    out = [1] * n
+    for s in shapes:
+        for i, d in enumerate(s, n - len(s)):
+            if d != out[i]:
+                if out[i] == 1:
+                    out[i] = d
+                elif d != 1:
+                    raise ValueError("shape mismatch: objects cannot be broadcast to a single "
+                                     f"shape: {' '.join(str(tuple(s)) for s in shapes)}")
+    return tuple(out)
+
+
+def onto_device_of(a: Any, like: Any):
+    """Host array ``a`` (random draws, host data) on the device of array ``like``."""
+    return a if type(like) is np.ndarray else from_host(a, device_of(like))
+
+
 def to_device(a: Any, device: Device | None):
     """``a`` on ``device`` (``a`` itself when it is there already)."""
     if device is None:

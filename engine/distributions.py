@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 
-from .backend import as_array, float64, int64, ndarray, xp_of
+from .backend import as_array, broadcast_shapes, float64, int64, ndarray, onto_device_of, xp_of
 from .mode import no_grad
 from .nn import functional as NF
-from .nn.functional import broadcast_shapes, lgamma_array, onto_device_of
+from .nn.functional import lgamma_array
 from .ops import elementwise as E
 from .ops import index as I
 from .ops import reduce as R

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import math
 
-from ..backend import as_array, device_of, float64, from_host, host, int64, ndarray, xp_of
+from ..backend import (
+    as_array,
+    float64,
+    host,
+    int64,
+    ndarray,
+    onto_device_of,
+    xp_of,
+)
 from ..ops import check_same_device, defop, spec
 from ..ops import elementwise as E
 from ..ops import index as I
@@ -35,26 +43,6 @@ def reduce_loss(loss, reduction: str):
 def _const(like, a):
     """An untracked tensor of ``like``'s class holding array ``a``."""
     return type(like).wrap(a)
-
-
-def onto_device_of(a, like):
-    """Host array ``a`` (random draws, host data) moved to the device of array ``like``."""
-    return a if type(like) is ndarray else from_host(a, device_of(like))
-
-
-def broadcast_shapes(*shapes) -> tuple:
-    """The shape the given shapes broadcast to (numpy's rule, on shapes alone)."""
-    n = max((len(s) for s in shapes), default=0)
-    out = [1] * n
-    for s in shapes:
-        for i, d in enumerate(s, n - len(s)):
-            if d != out[i]:
-                if out[i] == 1:
-                    out[i] = d
-                elif d != 1:
-                    raise ValueError("shape mismatch: objects cannot be broadcast to a single "
-                                     f"shape: {' '.join(str(tuple(s)) for s in shapes)}")
-    return tuple(out)
 
 
 def _same_device(op: str, like, *arrays) -> None:

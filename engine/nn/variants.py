@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import math
 
-from ..backend import as_array, constant, float32, float64, int64, xp_of
+from ..backend import (
+    as_array,
+    broadcast_shapes,
+    constant,
+    float32,
+    float64,
+    int64,
+    onto_device_of,
+    xp_of,
+)
 from ..mode import no_grad
 from ..ops import elementwise as E
 from ..ops import index as I
@@ -14,7 +23,7 @@ from ..ops import reduce as R
 from ..ops import shape as S
 from ..ops.creation import default_generator
 from ..tensor import Tensor
-from .functional import _same_device, broadcast_shapes, lgamma_array, onto_device_of
+from .functional import _same_device, lgamma_array
 
 
 # ---------------------------------------------------------------- initialiser fans

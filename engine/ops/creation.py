@@ -13,6 +13,7 @@ import math
 from ..backend import (
     as_array,
     bool_,
+    broadcast_shapes,
     default_float,
     device_of,
     float64,
@@ -303,19 +304,6 @@ def uniform(cls, shape, low=0.0, high=1.0, dtype=default_float, generator=None, 
     return cls.wrap(from_host(values, device))
 
 
-def _broadcast_shapes(shapes) -> tuple:
-    """numpy's broadcast of several shapes (Python tuples; ValueError when they clash)."""
-    n = max((len(s) for s in shapes), default=0)
-    out = [1] * n
-    for s in shapes:
-        for i, d in enumerate(s, n - len(s)):
-            if d != 1:
-                if out[i] not in (1, d):
-                    raise ValueError(f"shapes {list(shapes)} do not broadcast")
-                out[i] = d
-    return tuple(out)
-
-
 def normal(cls, mean=0.0, std=1.0, shape=None, dtype=None, generator=None, *, device=None):
     """Normal samples; ``mean``/``std`` may be tensors (broadcast together, and with
     ``shape`` when given).  The dtype is that of a floating tensor argument, else
@@ -331,7 +319,7 @@ def normal(cls, mean=0.0, std=1.0, shape=None, dtype=None, generator=None, *, de
         if device is None:
             device = device_of(arrays[0])
     shapes = [a.shape for a in arrays] + ([_shape(shape)] if shape is not None else [])
-    out_shape = _broadcast_shapes(shapes)
+    out_shape = broadcast_shapes(*shapes)
     if bool((s < 0).any()) if is_array(s) else s < 0:
         raise cls.dialect.invalid("normal", "normal expects all elements of std >= 0.0",
                                   std=std)

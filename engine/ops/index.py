@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..backend import (
     DTYPES,
     bool_,
+    broadcast_shapes,
     device_of,
     from_host,
     host,
@@ -273,18 +274,6 @@ def take_along_axis(x, index, axis):
     return _take(x, _along(x, idx, axis, sizes, "take_along_axis"), "take_along_axis")
 
 
-def _broadcast_shapes(a: tuple, b: tuple) -> tuple:
-    """numpy's broadcast of two shapes (ValueError when they clash)."""
-    n = max(len(a), len(b))
-    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
-    out = []
-    for u, v in zip(pa, pb):
-        if u != v and 1 not in (u, v):
-            raise ValueError(f"shapes {a} and {b} do not broadcast")
-        out.append(v if u == 1 else u)
-    return tuple(out)
-
-
 def masked_select(x, mask):
     """The elements of ``x`` where ``mask`` (broadcast with x) is true, as a 1-D tensor."""
     m = mask.array if isinstance(mask, Tensor) else mask
@@ -294,7 +283,7 @@ def masked_select(x, mask):
         raise x.dialect.invalid("masked_select", f"mask must be a bool tensor, got {m.dtype}",
                                 mask_dtype=m.dtype)
     try:
-        shape = _broadcast_shapes(x.array.shape, m.shape)
+        shape = broadcast_shapes(x.array.shape, m.shape)
     except ValueError:
         raise broadcast_failure(type(x), x.array, m) from None
     if type(m) is not type(x.array):
