@@ -15,10 +15,11 @@ each rule's output is checked for NaN and a failure shows the forward stack.
 """
 from __future__ import annotations
 
-from .backend import MODULES, host, ndarray
+from .backend import MODULES, as_array, host, ndarray
 from .backend import quiet as backend_quiet
-from .mode import state
+from .mode import anomaly, state
 from .ops import OpDef
+from .ops.shape import sum_to_array
 from .tensor import Node, Tensor
 
 
@@ -68,10 +69,11 @@ def _needed(root_nodes, targets, stop):
     return needed, through
 
 
-def _count(root_nodes, needed):
-    deps = {}
-    stack = list(root_nodes)
-    seen = {id(n) for n in root_nodes}
+def _count(roots: dict, needed):
+    """For every node and leaf below the root nodes (``roots``: by id), how many edges
+    lead into it (the roots start at 0: a root reached again is counted, not walked)."""
+    deps = dict.fromkeys(roots, 0)
+    stack = list(roots.values())
     while stack:
         n = stack.pop()
         for p in n.parents:
@@ -80,10 +82,13 @@ def _count(root_nodes, needed):
             k = id(p)
             if needed is not None and k not in needed:
                 continue
-            deps[k] = deps.get(k, 0) + 1
-            if k not in seen and type(p) is Node:
-                seen.add(k)
-                stack.append(p)
+            c = deps.get(k)
+            if c is None:
+                deps[k] = 1
+                if type(p) is Node:
+                    stack.append(p)
+            else:
+                deps[k] = c + 1
     return deps
 
 
@@ -117,6 +122,66 @@ def _apply(n, g, create_graph):
     return g, n.op.vjp(n, g)
 
 
+def _apply_arrays(n, g, create_graph):
+    """``_apply`` with bare arrays for gradients: the op's ``raw`` rule where it has one,
+    else its rule on a tensor around ``g`` (hooks, too, see tensors)."""
+    if n.hooks is not None and n.hooks.pre:
+        from .hooks import run_pre
+        g = run_pre(n.hooks, n.out_cls.wrap(_arr(g)), False).array
+    op = n.op
+    if type(op) is OpDef:
+        if n.saved or n.out_version is not None:
+            check_versions(n)
+        raw = op.raw
+        if raw is not None:
+            grads = raw(n, g)
+            if grads is not None:
+                return g, grads
+    grads = op.vjp(n, n.out_cls.wrap(_arr(g)))
+    return g, [None if t is None else t.array for t in grads]
+
+
+# Gradients travel as bare arrays through a backward that records nothing (a test switches
+# this off to hold every raw rule to its tensor rule).
+ARRAYS = True
+
+
+def _plus_arrays(a, b):
+    return _arr(a + b)
+
+
+def _plus_tensors(a, b):
+    return _ops()[0].add(a, b)
+
+
+def _into_arrays(total, more) -> None:
+    _add_into(total, more)
+
+
+def _into_tensors(total, more) -> None:
+    _add_into(total.array, more.array)
+
+
+def _astype(g, dtype):
+    return g.astype(dtype)
+
+
+def _cast_tensor(g, dtype):
+    return _ops()[0].cast(g, dtype)
+
+
+def _sum_to_tensor(g, shape):
+    return _ops()[1].sum_to(g, shape)
+
+
+def _wrap_array(g, cls):
+    return cls.wrap(_arr(g))
+
+
+def _same(g, cls):
+    return g
+
+
 def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = False,
                  inputs=None, accumulate: bool = True, stop=None):
     """Send ``seeds`` (one per root, already shaped) back through the graph.
@@ -126,14 +191,25 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     as a list (None where no path leads).  ``stop``: tensors the gradient must
     not pass through (paddle's no_grad_vars).
     """
-    elementwise, shape = _ops()
-    add, cast, sum_to = elementwise.add, elementwise.cast, shape.sum_to
+    watch = anomaly.enabled
+    # Bare arrays unless the backward is itself recorded, checked for NaN, or seeded with a
+    # graph tensor (which must reach a root leaf's .grad as itself).
+    arrays = ARRAYS and not create_graph and not watch and _plain(seeds)
+    if arrays:
+        apply, plus, into, cast, reduce_to = (_apply_arrays, _plus_arrays, _into_arrays,
+                                              _astype, sum_to_array)
+        tensor, gcls = _wrap_array, type(seeds[0])
+    else:
+        apply, plus, into, cast, reduce_to = (_apply, _plus_tensors, _into_tensors,
+                                              _cast_tensor, _sum_to_tensor)
+        tensor, gcls = _same, None
     pending = {}
     root_nodes = []
     for r, s in zip(roots, seeds):
         key = r.node if r.node is not None else r
         k = id(key)
-        pending[k] = s if k not in pending else add(pending[k], s)
+        s = s.array if arrays else s
+        pending[k] = s if k not in pending else plus(pending[k], s)
         if r.node is not None:
             root_nodes.append(r.node)
 
@@ -146,18 +222,18 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
         root_nodes = [n for n in root_nodes if id(n) in needed]
     else:
         needed = through = None
-    deps = _count(root_nodes, needed)
+    unique = {id(n): n for n in root_nodes}
+    deps = _count(unique, needed)
 
     # roots that are leaves, or roots fed only by the seed
     for r in roots:
         if r.node is None:
             k = id(r)
             if k in pending and deps.get(k, 0) == 0:
-                _deliver(r, pending.pop(k), targets, captured, accumulate, create_graph)
-    ready = [n for n in {id(n): n for n in root_nodes}.values() if deps.get(id(n), 0) == 0]
+                _deliver(r, tensor(pending.pop(k), gcls), targets, captured, accumulate,
+                         create_graph)
+    ready = [n for k, n in unique.items() if deps[k] == 0]
 
-    from .mode import anomaly
-    watch = anomaly.enabled
     prev_mode = state.enabled
     state.enabled = create_graph
     # pending sums made by the scheduler's own add (never seen by anyone else): further
@@ -173,28 +249,37 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
             owned.discard(k)
             if through is not None and k not in through:
                 # a requested input none of whose own inputs is requested: hooks only
-                if g is not None and n.hooks is not None and n.hooks.pre:
-                    from .hooks import run_pre
-                    g = run_pre(n.hooks, g, create_graph)
+                if g is not None:
+                    g = tensor(g, n.out_cls)
+                    if n.hooks is not None and n.hooks.pre:
+                        from .hooks import run_pre
+                        g = run_pre(n.hooks, g, create_graph)
                 captured[k] = g
                 continue
             if n.released and (n.released == 2 or n.out_cls.dialect.refuse_rerun_without_saved):
                 raise n.out_cls.dialect.released_graph(n)
+            op = n.op
             if g is None:
                 grads = None
-            elif watch:
-                g, grads = _apply_watched(n, g, create_graph)
-            elif n.hooks is None and type(n.op) is OpDef:  # _apply's common case, inline
+            elif arrays and n.hooks is None and type(op) is OpDef and op.raw is not None:
+                # _apply_arrays' common case, inline
                 if n.saved or n.out_version is not None:
                     check_versions(n)
-                grads = n.op.vjp(n, g)
+                grads = op.raw(n, g)
+                if grads is None:
+                    grads = [None if t is None else t.array
+                             for t in op.vjp(n, n.out_cls.wrap(_arr(g)))]
+            elif watch:
+                g, grads = _apply_watched(n, g, create_graph)
             else:
-                g, grads = _apply(n, g, create_graph)
+                g, grads = apply(n, g, create_graph)
             if targets is not None and k in targets:
-                captured[k] = g
-            if not retain_graph:
-                n.release()
+                captured[k] = tensor(g, gcls)
+            if not retain_graph:  # n.release(), inline
+                n.released = 2 if (n.saved or n.out_data is not None) else 1
+                n.saved = n.out_data = None
             parents = n.parents
+            shapes, dtypes = n.shapes, n.dtypes
             for i, p in enumerate(parents):
                 if p is None:
                     continue
@@ -203,28 +288,30 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                     continue
                 gi = grads[i] if grads is not None else None
                 if gi is not None:
-                    for j in range(i):
-                        if grads[j] is gi:  # one gradient sent to two inputs: own each
-                            # (a node's rule may pass it on unchanged, or as a view, to a
-                            # leaf: two leaves' grads would be one array), unless one of
-                            # them only reads it.  A graph tensor, or a seed that requires
-                            # grad, stays itself.
-                            if gi.node is None and not gi.requires_grad and (
-                                    targets is not None
-                                    or not (_reads_only(parents[j]) or _reads_only(p))):
-                                gi = type(gi).wrap(gi.array.copy())
-                            break
-                    if gi.array.shape != n.shapes[i]:
-                        gi = sum_to(gi, n.shapes[i])
-                    if gi.array.dtype != n.dtypes[i]:
-                        gi = cast(gi, n.dtypes[i])
+                    if i:
+                        for j in range(i):
+                            if grads[j] is gi:  # one gradient sent to two inputs: own each
+                                # (a node's rule may pass it on unchanged, or as a view, to
+                                # a leaf: two leaves' grads would be one array), unless one
+                                # of them only reads it.  A graph tensor, or a seed that
+                                # requires grad, stays itself.
+                                if (arrays or (gi.node is None and not gi.requires_grad)) and (
+                                        targets is not None
+                                        or not (_reads_only(parents[j]) or _reads_only(p))):
+                                    gi = gi.copy() if arrays else type(gi).wrap(gi.array.copy())
+                                break
+                    if gi.shape != shapes[i]:
+                        gi = reduce_to(gi, shapes[i])
+                    dt = dtypes[i]
+                    if gi.dtype is not dt and gi.dtype != dt:
+                        gi = cast(gi, dt)
                     prev = pending.get(pk)
                     if prev is None:
                         pending[pk] = gi
                     elif pk in owned:  # a sum the scheduler made itself: add into it
-                        _add_into(prev.array, gi.array)
+                        into(prev, gi)
                     else:
-                        pending[pk] = add(prev, gi)
+                        pending[pk] = plus(prev, gi)
                         if not create_graph:
                             owned.add(pk)
                 c = deps[pk] - 1
@@ -236,7 +323,8 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                         gp = pending.pop(pk, None)
                         owned.discard(pk)
                         if gp is not None:
-                            _deliver(p, gp, targets, captured, accumulate, create_graph)
+                            _deliver(p, tensor(gp, gcls), targets, captured, accumulate,
+                                     create_graph)
     finally:
         state.enabled = prev_mode
         quiet.__exit__(None, None, None)
@@ -248,6 +336,27 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
 
 _np_add = host.add  # host-ok: numpy's, for numpy arrays only
 _np_array = host.array  # host-ok: numpy's, for numpy arrays only
+
+
+def _read_only(a) -> bool:
+    """Whether writing into ``a`` would fail or reach other elements: numpy's read-only
+    views, and (for device arrays, which have no such flag) views that repeat elements."""
+    if type(a) is ndarray:
+        return not a.flags.writeable
+    return a.size > 1 and 0 in a.strides
+
+
+def _plain(seeds) -> bool:
+    for s in seeds:
+        if s.requires_grad:
+            return False
+    return True
+
+
+def _arr(g):
+    """A gradient as an array: numpy makes scalars of 0-d results, which raw rules keep
+    (cheaper) until a tensor needs the array or a sum is added into."""
+    return g if type(g) is ndarray else as_array(g)
 
 
 def _reads_only(p) -> bool:
@@ -311,6 +420,8 @@ def accumulate_grad(leaf: Tensor, g: Tensor, create_graph: bool = False) -> None
     if old is None:
         if not create_graph and g.node is not None:
             g = g.detach()
+        elif _read_only(g.array):  # a broadcast view (sum's rule): .grad must take zero_()
+            g = type(g).wrap(g.array.copy())
         leaf.grad = g
     elif create_graph or old.node is not None:
         from .ops.elementwise import add

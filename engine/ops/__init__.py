@@ -19,11 +19,16 @@ class OpDef:
     ``vjp`` None marks the op as not differentiable: no node is recorded.
     """
 
-    __slots__ = ("name", "vjp", "fresh")
+    __slots__ = ("name", "vjp", "fresh", "raw")
 
-    def __init__(self, name: str, vjp: Callable | None, fresh: bool = False) -> None:
+    def __init__(self, name: str, vjp: Callable | None, fresh: bool = False,
+                 raw: Callable | None = None) -> None:
         self.name = name
         self.vjp = vjp
+        # the same rule on bare arrays, for a backward that records nothing (no Tensor per
+        # gradient, no dispatch per VJP op): ``raw(node, g)`` returns one array (or None)
+        # per input, or None as a whole to hand this call to ``vjp``
+        self.raw = raw
         # the rule only reads its incoming gradient and returns new arrays (never the
         # gradient itself or a view of it): the scheduler may then let another input keep
         # that same gradient object instead of copying it
@@ -36,8 +41,9 @@ class OpDef:
 OPS: dict[str, OpDef] = {}
 
 
-def defop(name: str, vjp: Callable | None = None, fresh: bool = False) -> OpDef:
-    op = OpDef(name, vjp, fresh)
+def defop(name: str, vjp: Callable | None = None, fresh: bool = False,
+          raw: Callable | None = None) -> OpDef:
+    op = OpDef(name, vjp, fresh, raw)
     OPS[name] = op
     return op
 

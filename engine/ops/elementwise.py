@@ -198,6 +198,41 @@ def _need(n, i) -> bool:
     return n.parents[i] is not None
 
 
+# ---------------------------------------------------------------- raw rules
+# A raw rule is its op's rule on bare arrays (OpDef.raw), for a backward that records
+# nothing: the same operations in the same order as the tensor rule, so the same bits.  It
+# declines (returns None) where the tensor rule's promotion could round differently.
+def _raw_operand(v, g):
+    """A saved operand as a raw rule uses it: a tensor's array when it has the dtype and
+    the device of the gradient ``g``, a Python float; None otherwise (the tensor rule then
+    runs: it promotes, and moves a host scalar that joined a device op)."""
+    if isinstance(v, Tensor):
+        a = v.array
+        ta, tg = type(a), type(g)
+        if a.dtype == g.dtype and (ta is tg or (ta is ndarray and tg not in ARRAY_TYPES)):
+            return a  # (g may be a numpy scalar: a 0-d host gradient)
+        return None
+    return v if type(v) is float else None
+
+
+def _raw_in(f):
+    """A unary raw rule ``f(g, x, xp)`` on the saved input ``x`` (of g's dtype)."""
+    def raw(n, g):
+        a = n.saved[0].array
+        if a.dtype != g.dtype:
+            return None
+        return (f(g, a, MODULES[type(a)]),)
+    return raw
+
+
+def _raw_out(f):
+    """A unary raw rule ``f(g, out, xp)`` on the saved output (of g's dtype)."""
+    def raw(n, g):
+        out = n.out_data
+        return (f(g, out, MODULES[type(out)]),)
+    return raw
+
+
 # ---------------------------------------------------------------- arithmetic
 def _add_vjp(n, g):
     return g, g
@@ -237,10 +272,39 @@ def _pow_vjp(n, g):
     return gx, gy
 
 
-_add = defop("add", _add_vjp)
-_sub = defop("sub", _sub_vjp)
-_mul = defop("mul", _mul_vjp, fresh=True)
-_div = defop("div", _div_vjp, fresh=True)
+def _add_raw(n, g):
+    return g, g
+
+
+def _sub_raw(n, g):
+    return g, (-g if n.parents[1] is not None else None)
+
+
+def _mul_raw(n, g):
+    x, y = n.saved
+    a, b = _raw_operand(x, g), _raw_operand(y, g)
+    if a is None or b is None:
+        return None
+    p = n.parents
+    if x is y and p[0] is not None:
+        return g * (a * 2.0), None
+    return (g * b if p[0] is not None else None, g * a if p[1] is not None else None)
+
+
+def _div_raw(n, g):
+    x, y = n.saved
+    a, b = _raw_operand(x, g), _raw_operand(y, g)
+    if a is None or b is None:
+        return None
+    p = n.parents
+    return (g / b if p[0] is not None else None,
+            -((g * a) / (b * b)) if p[1] is not None else None)
+
+
+_add = defop("add", _add_vjp, raw=_add_raw)
+_sub = defop("sub", _sub_vjp, raw=_sub_raw)
+_mul = defop("mul", _mul_vjp, fresh=True, raw=_mul_raw)
+_div = defop("div", _div_vjp, fresh=True, raw=_div_raw)
 _pow = defop("pow", _pow_vjp, fresh=True)
 _floordiv = defop("floor_divide", None)
 _remainder = defop("remainder", lambda n, g: (g, neg(mul(g, floor_divide(*n.saved)))))
@@ -280,10 +344,10 @@ minimum = _def_binary(_minimum, "minimum", _both, save_out=True)
 
 
 # ---------------------------------------------------------------- unary math
-def _def_unary(name, fn, vjp, save_in=False, save_out=False, float_only=True):
+def _def_unary(name, fn, vjp, save_in=False, save_out=False, float_only=True, raw=None):
     """``fn``: the array-module function's name, or a forward written with ``xp_of``.
     Every unary rule multiplies, divides or selects: its gradients are new arrays."""
-    opdef = defop(name, vjp, fresh=True)
+    opdef = defop(name, vjp, fresh=True, raw=raw)
     if isinstance(fn, str):
         find, ufunc = kernel(fn), getattr(host, fn)  # host-ok: called on numpy arrays only
 
@@ -314,18 +378,21 @@ def _x(n):
     return n.saved[0]
 
 
-neg = _def_unary("neg", "negative", lambda n, g: (neg(g),), float_only=False)
-exp = _def_unary("exp", "exp", lambda n, g: (mul(g, n.output()),), save_out=True)
+neg = _def_unary("neg", "negative", lambda n, g: (neg(g),), float_only=False,
+                 raw=lambda n, g: (-g,))
+exp = _def_unary("exp", "exp", lambda n, g: (mul(g, n.output()),), save_out=True,
+                 raw=_raw_out(lambda g, out, xp: g * out))
 expm1 = _def_unary("expm1", "expm1", lambda n, g: (mul(g, add(n.output(), 1.0)),),
                    save_out=True)
-log = _def_unary("log", "log", lambda n, g: (div(g, _x(n)),), save_in=True)
+log = _def_unary("log", "log", lambda n, g: (div(g, _x(n)),), save_in=True,
+                 raw=_raw_in(lambda g, x, xp: g / x))
 log2 = _def_unary("log2", "log2", lambda n, g: (div(g, mul(_x(n), 0.6931471805599453)),),
                   save_in=True)
 log10 = _def_unary("log10", "log10",
                    lambda n, g: (div(g, mul(_x(n), 2.302585092994046)),), save_in=True)
 log1p = _def_unary("log1p", "log1p", lambda n, g: (div(g, add(_x(n), 1.0)),), save_in=True)
 sqrt = _def_unary("sqrt", "sqrt", lambda n, g: (div(g, mul(n.output(), 2.0)),),
-                  save_out=True)
+                  save_out=True, raw=_raw_out(lambda g, out, xp: g / (out * 2.0)))
 
 
 def _rsqrt_fwd(a):
@@ -335,12 +402,15 @@ def _rsqrt_fwd(a):
 rsqrt = _def_unary("rsqrt", _rsqrt_fwd,
                    lambda n, g: (mul(g, mul(pow(n.output(), 3), -0.5)),), save_out=True)
 square = _def_unary("square", "square", lambda n, g: (mul(g, mul(_x(n), 2.0)),),
-                    save_in=True, float_only=False)
+                    save_in=True, float_only=False,
+                    raw=_raw_in(lambda g, x, xp: g * (x * 2.0)))
 abs = _def_unary("abs", "abs", lambda n, g: (mul(g, sign(_x(n))),), save_in=True,
                  float_only=False)
 sign = _def_unary("sign", "sign", lambda n, g: (mul(g, 0.0),), float_only=False)
-sin = _def_unary("sin", "sin", lambda n, g: (mul(g, cos(_x(n))),), save_in=True)
-cos = _def_unary("cos", "cos", lambda n, g: (neg(mul(g, sin(_x(n)))),), save_in=True)
+sin = _def_unary("sin", "sin", lambda n, g: (mul(g, cos(_x(n))),), save_in=True,
+                 raw=_raw_in(lambda g, x, xp: g * xp.cos(x)))
+cos = _def_unary("cos", "cos", lambda n, g: (neg(mul(g, sin(_x(n)))),), save_in=True,
+                 raw=_raw_in(lambda g, x, xp: -(g * xp.sin(x))))
 tan = _def_unary("tan", "tan",
                  lambda n, g: (mul(g, add(square(n.output()), 1.0)),), save_out=True)
 asin = _def_unary("asin", "arcsin",
@@ -352,7 +422,8 @@ atan = _def_unary("atan", "arctan",
 sinh = _def_unary("sinh", "sinh", lambda n, g: (mul(g, cosh(_x(n))),), save_in=True)
 cosh = _def_unary("cosh", "cosh", lambda n, g: (mul(g, sinh(_x(n))),), save_in=True)
 tanh = _def_unary("tanh", "tanh",
-                  lambda n, g: (mul(g, sub(1.0, square(n.output()))),), save_out=True)
+                  lambda n, g: (mul(g, sub(1.0, square(n.output()))),), save_out=True,
+                  raw=_raw_out(lambda g, out, xp: g * (1.0 - xp.square(out))))
 
 
 def _sigmoid_fwd(a):
@@ -364,15 +435,22 @@ def _sigmoid_fwd(a):
 
 sigmoid = _def_unary("sigmoid", _sigmoid_fwd,
                      lambda n, g: (mul(g, mul(n.output(), sub(1.0, n.output()))),),
-                     save_out=True)
+                     save_out=True, raw=_raw_out(lambda g, out, xp: g * (out * (1.0 - out))))
 
 
 def _relu_fwd(a):
     return xp_of(a).maximum(a, 0).astype(a.dtype, copy=False)
 
 
+def _relu_raw(g, out, xp):
+    c = out > 0.0
+    if g.dtype in _BITS and g.shape == c.shape and g.size >= _BRANCHY:
+        return _select_or_zero(c, g)
+    return xp.where(c, g, 0.0)
+
+
 relu = _def_unary("relu", _relu_fwd, lambda n, g: (where_(gt(n.output(), 0.0), g, 0.0),),
-                  save_out=True, float_only=False)
+                  save_out=True, float_only=False, raw=_raw_out(_relu_raw))
 reciprocal = _def_unary("reciprocal", "reciprocal",
                         lambda n, g: (neg(mul(g, square(n.output()))),), save_out=True)
 floor = _def_unary("floor", "floor", lambda n, g: (mul(g, 0.0),), float_only=False)

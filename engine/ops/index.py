@@ -170,18 +170,29 @@ def _take(x, key, op):
 def _index_add(g, shape, key):
     """zeros(shape) with ``g`` added at ``key`` (repeated indices accumulate)."""
     a = g.array
-    xp = xp_of(a)
-    out = xp.zeros(shape, dtype=a.dtype)
     if type(a) is not ndarray:
         key = place_key(g, key)
+    return record(_index_add_op, _index_add_array(a, shape, key), (g,), attrs=key)
+
+
+def _index_add_array(a, shape, key):
+    xp = xp_of(a)
+    out = xp.zeros(shape, dtype=a.dtype)
     if _is_scatter(key):
         xp.add.at(out, key, a)
     else:
         out[key] = a
-    return record(_index_add_op, out, (g,), attrs=key)
+    return out
 
 
-_getitem = defop("getitem", lambda n, g: (_index_add(g, n.shapes[0], n.attrs),))
+def _getitem_raw(n, g):
+    if type(g) is not ndarray:  # device keys are placed by the tensor rule
+        return None
+    return (_index_add_array(g, n.shapes[0], n.attrs),)
+
+
+_getitem = defop("getitem", lambda n, g: (_index_add(g, n.shapes[0], n.attrs),),
+                 raw=_getitem_raw)
 _index_add_op = defop("index_add", lambda n, g: (_take(g, n.attrs, "index_add"),))
 
 

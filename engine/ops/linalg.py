@@ -34,7 +34,18 @@ def _matmul_vjp(n, g):
     return gx, gy
 
 
-_matmul = defop("matmul", _matmul_vjp)
+def _matmul_raw(n, g):
+    """The rule on bare arrays for matrices (and stacks of them) of g's dtype."""
+    x, y = n.saved
+    a, b = x.array, y.array
+    if a.ndim < 2 or b.ndim < 2 or a.dtype != g.dtype or b.dtype != g.dtype:
+        return None
+    p = n.parents
+    return (g @ b.swapaxes(-1, -2) if p[0] is not None else None,
+            a.swapaxes(-1, -2) @ g if p[1] is not None else None)
+
+
+_matmul = defop("matmul", _matmul_vjp, raw=_matmul_raw)
 _np_matmul = host.matmul  # numpy's, bound once: the fast path of the common case
 
 

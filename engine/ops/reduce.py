@@ -57,18 +57,35 @@ def _spread(g, n, axes, keepdims):
     """The output gradient ``g`` broadcast back over the input's shape."""
     shape = n.shapes[0]
     if not state.enabled and math.prod(shape) <= _SMALL:
-        # nothing is recorded: fill a small array in C instead of the Python-level
-        # np.broadcast_to view (several microseconds per call)
-        a = g.array
-        if axes and not keepdims:
-            kept = list(a.shape)
-            for ax in axes:
-                kept.insert(ax, 1)
-            a = a.reshape(kept)
-        out = MODULES[type(a)].empty(shape, a.dtype)
-        out[...] = a
-        return type(g).wrap(out)
+        return type(g).wrap(_filled(g.array, shape, axes, keepdims))
     return broadcast_to(expand_reduced(g, shape, axes, keepdims), shape)
+
+
+def _filled(a, shape, axes, keepdims):
+    """A new array of ``shape`` filled from ``a`` (reduced over ``axes``): for small
+    shapes, in C, instead of the Python-level np.broadcast_to view (several microseconds
+    per call)."""
+    if axes and not keepdims:
+        kept = list(a.shape)
+        for ax in axes:
+            kept.insert(ax, 1)
+        a = a.reshape(kept)
+    xp = MODULES[type(a)]
+    out = xp.empty(shape, a.dtype)
+    out[...] = a
+    return out
+
+
+def _spread_raw(a, shape, axes, keepdims):
+    """``_spread`` on a bare array (a numpy scalar for a 0-d gradient)."""
+    if math.prod(shape) <= _SMALL:
+        return _filled(a, shape, axes, keepdims)
+    if axes and not keepdims:
+        kept = list(a.shape)
+        for ax in axes:
+            kept.insert(ax, 1)
+        a = a.reshape(kept)
+    return MODULES[type(a)].broadcast_to(a, shape)
 
 
 def _kept(n, axes, keepdims):
@@ -103,7 +120,12 @@ def _sum_vjp(n, g):
     return (_spread(g, n, axes, keepdims),)
 
 
-_sum = defop("sum", _sum_vjp)
+def _sum_raw(n, g):
+    axes, keepdims = n.attrs
+    return (_spread_raw(g, n.shapes[0], axes, keepdims),)
+
+
+_sum = defop("sum", _sum_vjp, raw=_sum_raw)
 
 
 def sum(x, axis=None, keepdims=False, dtype=None):
@@ -124,7 +146,12 @@ def _mean_vjp(n, g):
     return (_spread(div(g, count), n, axes, keepdims),)
 
 
-_mean = defop("mean", _mean_vjp)
+def _mean_raw(n, g):
+    axes, keepdims, count = n.attrs
+    return (_spread_raw(g / float(count), n.shapes[0], axes, keepdims),)
+
+
+_mean = defop("mean", _mean_vjp, raw=_mean_raw)
 
 
 def mean(x, axis=None, keepdims=False):
@@ -436,8 +463,18 @@ def _log_softmax_vjp(n, g):
     return (sub(g, mul(exp(n.output()), sum(g, n.attrs, keepdims=True))),)
 
 
-_softmax = defop("softmax", _softmax_vjp)
-_log_softmax = defop("log_softmax", _log_softmax_vjp)
+def _softmax_raw(n, g):
+    y = n.out_data
+    return (y * (g - (g * y).sum(axis=n.attrs, keepdims=True)),)
+
+
+def _log_softmax_raw(n, g):
+    out = n.out_data
+    return (g - MODULES[type(out)].exp(out) * g.sum(axis=n.attrs, keepdims=True),)
+
+
+_softmax = defop("softmax", _softmax_vjp, raw=_softmax_raw)
+_log_softmax = defop("log_softmax", _log_softmax_vjp, raw=_log_softmax_raw)
 
 
 def softmax(x, axis=None):

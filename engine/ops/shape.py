@@ -29,18 +29,23 @@ def checked_axis(x, op: str, axis: int, ndim: int | None = None) -> int:
 
 
 # ---------------------------------------------------------------- sum_to <-> broadcast_to
+def sum_to_array(a, shape: tuple):
+    """The array ``a`` summed down to ``shape`` (which it broadcasts from)."""
+    lead = a.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and a.shape[i + lead] != 1)
+    out = a.sum(axis=axes, keepdims=True) if axes else a
+    if lead:
+        out = out.reshape(shape)
+    return out if type(out) is ndarray else as_array(out)
+
+
 def sum_to(x, shape):
     """Sum ``x`` down to ``shape`` (the adjoint of broadcasting)."""
     shape = tuple(shape)
     if x.array.shape == shape:
         return x
-    lead = x.array.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(
-        i + lead for i, s in enumerate(shape) if s == 1 and x.array.shape[i + lead] != 1)
-    out = x.array.sum(axis=axes, keepdims=True) if axes else x.array
-    if lead:
-        out = out.reshape(shape)
-    return record(_sum_to, out if type(out) is ndarray else as_array(out), (x,))
+    return record(_sum_to, sum_to_array(x.array, shape), (x,))
 
 
 def broadcast_to(x, shape):
@@ -64,8 +69,10 @@ def broadcast_to(x, shape):
 
 
 _np_broadcast_to = host.broadcast_to  # numpy's, bound once: the fast path of the common case
-_sum_to = defop("sum_to", lambda n, g: (broadcast_to(g, n.shapes[0]),))
-_broadcast_to = defop("broadcast_to", lambda n, g: (sum_to(g, n.shapes[0]),))
+_sum_to = defop("sum_to", lambda n, g: (broadcast_to(g, n.shapes[0]),),
+                raw=lambda n, g: (MODULES[type(g)].broadcast_to(g, n.shapes[0]),))
+_broadcast_to = defop("broadcast_to", lambda n, g: (sum_to(g, n.shapes[0]),),
+                      raw=lambda n, g: (sum_to_array(g, n.shapes[0]),))
 expand = broadcast_to
 
 
@@ -81,7 +88,8 @@ def reshape(x, shape):
     return record(_reshape, out, (x,))
 
 
-_reshape = defop("reshape", lambda n, g: (reshape(g, n.shapes[0]),))
+_reshape = defop("reshape", lambda n, g: (reshape(g, n.shapes[0]),),
+                 raw=lambda n, g: (g.reshape(n.shapes[0]),))
 
 
 def flatten(x, start_axis=0, end_axis=-1):
@@ -121,14 +129,22 @@ def transpose(x, axes=None):
     return record(_transpose, x.array.transpose(axes), (x,), attrs=axes)
 
 
-def _transpose_vjp(n, g):
-    inv = [0] * len(n.attrs)
-    for i, a in enumerate(n.attrs):
+def _inverse(axes) -> list:
+    inv = [0] * len(axes)
+    for i, a in enumerate(axes):
         inv[a] = i
-    return (transpose(g, inv),)
+    return inv
 
 
-_transpose = defop("transpose", _transpose_vjp)
+def _transpose_vjp(n, g):
+    return (transpose(g, _inverse(n.attrs)),)
+
+
+def _transpose_raw(n, g):
+    return (g.transpose(_inverse(n.attrs)),)
+
+
+_transpose = defop("transpose", _transpose_vjp, raw=_transpose_raw)
 
 
 def swapaxes(x, a, b):
@@ -164,7 +180,8 @@ def flip(x, axes=None):
     """Reverse the order of elements along ``axes`` (all axes for None)."""
     axes = _axes_tuple(x, "flip", axes)
     a = x.array
-    return record(_flip, MODULES[type(a)].flip(a, axes), (x,), attrs=axes)
+    # (numpy's flip of a 0-d array is a scalar)
+    return record(_flip, as_array(MODULES[type(a)].flip(a, axes)), (x,), attrs=axes)
 
 
 _flip = defop("flip", lambda n, g: (flip(g, n.attrs),))
