@@ -20,7 +20,7 @@ from .backend import quiet as backend_quiet
 from .mode import anomaly, state
 from .ops import OpDef
 from .ops.shape import sum_to_array
-from .tensor import Node, Tensor
+from .tensor import LAST_CHANGE, Node, Tensor
 
 
 def _ops():
@@ -117,7 +117,8 @@ def _apply(n, g, create_graph):
     if n.hooks is not None and n.hooks.pre:
         from .hooks import run_pre
         g = run_pre(n.hooks, g, create_graph)
-    if (n.saved or n.out_version is not None) and type(n.op) is OpDef:
+    if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None) and \
+            type(n.op) is OpDef:
         check_versions(n)  # custom functions check what they unpack, when they do
     return g, n.op.vjp(n, g)
 
@@ -130,7 +131,7 @@ def _apply_arrays(n, g, create_graph):
         g = run_pre(n.hooks, n.out_cls.wrap(_arr(g)), False).array
     op = n.op
     if type(op) is OpDef:
-        if n.saved or n.out_version is not None:
+        if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None):
             check_versions(n)
         raw = op.raw
         if raw is not None:
@@ -263,7 +264,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                 grads = None
             elif arrays and n.hooks is None and type(op) is OpDef and op.raw is not None:
                 # _apply_arrays' common case, inline
-                if n.saved or n.out_version is not None:
+                if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None):
                     check_versions(n)
                 grads = op.raw(n, g)
                 if grads is None:

@@ -7,6 +7,9 @@ from .dialect import DEFAULT
 from .mode import anomaly, state
 
 _seq = itertools.count()
+# The sequence number of the latest in-place change of any tensor (nodes take theirs from
+# the same count): a node made after it saved nothing that has changed since.
+LAST_CHANGE = [0]
 
 
 class _NoVersion(list):
@@ -70,6 +73,7 @@ class Tensor:
             self._version = [1]
         elif v is not INFERENCE:
             v[0] += 1
+        LAST_CHANGE[0] = next(_seq)
 
     @property
     def is_inference_tensor(self) -> bool:

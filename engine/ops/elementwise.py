@@ -142,10 +142,19 @@ def _host_scalar_joins(cls, op, a, b):
                     f"{type(b).__name__}")
 
 
-def _def_binary(opdef, name, saved, float_result=False, save_out=False):
+# numpy >= 2.3 returns an array, not a scalar, for a 0-d result when given out=...
+try:
+    host.negative(host.zeros(()), out=...)  # host-ok: a feature test of numpy
+    _ARRAY_OUT = ...
+except TypeError:
+    _ARRAY_OUT = None  # (older numpy: as_array below)
+
+
+def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float=False):
     """The public function of a binary op: a fast path for the common operand pairs (a
     tensor with a tensor of its dtype, a float tensor with a Python float), where no
-    promotion is needed, and ``_binary`` for everything else."""
+    promotion is needed, and ``_binary`` for everything else.  ``by_float``: the rule of
+    ``x op float`` reads only the float, so the node does not keep ``x`` alive."""
     both = saved is _both
     find = kernel(name)
     ufunc = getattr(host, name)  # host-ok: numpy's, called only on numpy arrays
@@ -180,7 +189,7 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False):
         else:
             return _binary(opdef, find, x, y, saved, float_result, save_out)
         try:
-            out = ufunc(a, b) if type(a) is ndarray else find(a)(a, b)
+            out = ufunc(a, b, out=_ARRAY_OUT) if type(a) is ndarray else find(a)(a, b)
         except ValueError:
             raise broadcast_failure(cx, a, b) from None
         except TypeError:
@@ -188,7 +197,11 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False):
             out = find(a, b)(a, b)
         if type(out) is not ndarray:
             out = as_array(out)
-        return record(opdef, out, (x, y), (x, y) if both else (), None, save_out, cx)
+        if both:
+            saved_ = (None, y) if by_float and type(y) is float else (x, y)
+        else:
+            saved_ = ()
+        return record(opdef, out, (x, y), saved_, None, save_out, cx)
 
     op.__name__ = op.__qualname__ = opdef.name
     return op
@@ -213,6 +226,17 @@ def _raw_operand(v, g):
             return a  # (g may be a numpy scalar: a 0-d host gradient)
         return None
     return v if type(v) is float else None
+
+
+def scalar_for(v: float, a):
+    """The Python float ``v`` as an operand beside the array ``a``: for numpy arrays the
+    forward's cached 0-d array (the same bits, without numpy converting ``v`` each call)."""
+    if type(a) is ndarray:
+        table = _CONSTS.get(a.dtype)
+        if table is not None:
+            c = table.get(v)
+            return c if c is not None else _const(table, v, a.dtype)
+    return v
 
 
 def _raw_in(f):
@@ -282,17 +306,23 @@ def _sub_raw(n, g):
 
 def _mul_raw(n, g):
     x, y = n.saved
+    if type(y) is float:  # then only x is a tensor (and needs the gradient)
+        return g * scalar_for(y, g), None
+    if type(x) is float:
+        return None, g * scalar_for(x, g)
     a, b = _raw_operand(x, g), _raw_operand(y, g)
     if a is None or b is None:
         return None
     p = n.parents
     if x is y and p[0] is not None:
-        return g * (a * 2.0), None
+        return g * (a * scalar_for(2.0, a)), None
     return (g * b if p[0] is not None else None, g * a if p[1] is not None else None)
 
 
 def _div_raw(n, g):
     x, y = n.saved
+    if type(y) is float:  # then only x is a tensor (and needs the gradient)
+        return g / scalar_for(y, g), None
     a, b = _raw_operand(x, g), _raw_operand(y, g)
     if a is None or b is None:
         return None
@@ -320,8 +350,8 @@ def _both(x, y):
 
 add = _def_binary(_add, "add", _none)
 sub = _def_binary(_sub, "subtract", _none)
-mul = _def_binary(_mul, "multiply", _both)
-div = _def_binary(_div, "true_divide", _both, float_result=True)
+mul = _def_binary(_mul, "multiply", _both, by_float=True)
+div = _def_binary(_div, "true_divide", _both, float_result=True, by_float=True)
 pow = _def_binary(_pow, "power", _both, save_out=True)
 floor_divide = _def_binary(_floordiv, "floor_divide", _none)
 remainder = _def_binary(_remainder, "remainder", _both)
@@ -351,8 +381,12 @@ def _def_unary(name, fn, vjp, save_in=False, save_out=False, float_only=True, ra
     if isinstance(fn, str):
         find, ufunc = kernel(fn), getattr(host, fn)  # host-ok: called on numpy arrays only
 
-        def fn(a):  # noqa: F811 - the name's function, numpy's fetched directly
-            return ufunc(a) if type(a) is ndarray else find(a)(a)
+        if isinstance(ufunc, host.ufunc):  # host-ok: numpy's type
+            def fn(a):  # noqa: F811 - the name's function, numpy's fetched directly
+                return ufunc(a, out=_ARRAY_OUT) if type(a) is ndarray else find(a)(a)
+        else:  # (round is not a ufunc)
+            def fn(a):  # noqa: F811
+                return ufunc(a) if type(a) is ndarray else find(a)(a)
 
     if float_only:
         def op(x):
@@ -392,7 +426,7 @@ log10 = _def_unary("log10", "log10",
                    lambda n, g: (div(g, mul(_x(n), 2.302585092994046)),), save_in=True)
 log1p = _def_unary("log1p", "log1p", lambda n, g: (div(g, add(_x(n), 1.0)),), save_in=True)
 sqrt = _def_unary("sqrt", "sqrt", lambda n, g: (div(g, mul(n.output(), 2.0)),),
-                  save_out=True, raw=_raw_out(lambda g, out, xp: g / (out * 2.0)))
+                  save_out=True, raw=_raw_out(lambda g, out, xp: g / (out * scalar_for(2.0, out))))
 
 
 def _rsqrt_fwd(a):
@@ -403,7 +437,7 @@ rsqrt = _def_unary("rsqrt", _rsqrt_fwd,
                    lambda n, g: (mul(g, mul(pow(n.output(), 3), -0.5)),), save_out=True)
 square = _def_unary("square", "square", lambda n, g: (mul(g, mul(_x(n), 2.0)),),
                     save_in=True, float_only=False,
-                    raw=_raw_in(lambda g, x, xp: g * (x * 2.0)))
+                    raw=_raw_in(lambda g, x, xp: g * (x * scalar_for(2.0, x))))
 abs = _def_unary("abs", "abs", lambda n, g: (mul(g, sign(_x(n))),), save_in=True,
                  float_only=False)
 sign = _def_unary("sign", "sign", lambda n, g: (mul(g, 0.0),), float_only=False)
@@ -423,7 +457,7 @@ sinh = _def_unary("sinh", "sinh", lambda n, g: (mul(g, cosh(_x(n))),), save_in=T
 cosh = _def_unary("cosh", "cosh", lambda n, g: (mul(g, sinh(_x(n))),), save_in=True)
 tanh = _def_unary("tanh", "tanh",
                   lambda n, g: (mul(g, sub(1.0, square(n.output()))),), save_out=True,
-                  raw=_raw_out(lambda g, out, xp: g * (1.0 - xp.square(out))))
+                  raw=_raw_out(lambda g, out, xp: g * (scalar_for(1.0, out) - xp.square(out))))
 
 
 def _sigmoid_fwd(a):
@@ -435,7 +469,8 @@ def _sigmoid_fwd(a):
 
 sigmoid = _def_unary("sigmoid", _sigmoid_fwd,
                      lambda n, g: (mul(g, mul(n.output(), sub(1.0, n.output()))),),
-                     save_out=True, raw=_raw_out(lambda g, out, xp: g * (out * (1.0 - out))))
+                     save_out=True,
+                     raw=_raw_out(lambda g, out, xp: g * (out * (scalar_for(1.0, out) - out))))
 
 
 def _relu_fwd(a):

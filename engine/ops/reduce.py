@@ -9,7 +9,7 @@ from ..backend import MODULES, default_float, host, int64, ndarray, quiet
 from ..mode import state
 from ..tensor import record
 from . import defop, spec
-from .elementwise import abs, as_out, cast, div, exp, mul, ne, pow, sign, sub, where_
+from .elementwise import abs, as_out, cast, div, exp, mul, ne, pow, scalar_for, sign, sub, where_
 from .shape import broadcast_to, checked_axis, flip, reshape, transpose, unsqueeze
 from .testing import with_axis
 
@@ -148,7 +148,7 @@ def _mean_vjp(n, g):
 
 def _mean_raw(n, g):
     axes, keepdims, count = n.attrs
-    return (_spread_raw(g / float(count), n.shapes[0], axes, keepdims),)
+    return (_spread_raw(g / scalar_for(float(count), g), n.shapes[0], axes, keepdims),)
 
 
 _mean = defop("mean", _mean_vjp, raw=_mean_raw)
