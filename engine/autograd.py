@@ -151,10 +151,6 @@ def _plus_arrays(a, b):
     return _arr(a + b)
 
 
-def _plus_tensors(a, b):
-    return _ops()[0].add(a, b)
-
-
 def _into_arrays(total, more) -> None:
     _add_into(total, more)
 
@@ -165,14 +161,6 @@ def _into_tensors(total, more) -> None:
 
 def _astype(g, dtype):
     return g.astype(dtype)
-
-
-def _cast_tensor(g, dtype):
-    return _ops()[0].cast(g, dtype)
-
-
-def _sum_to_tensor(g, shape):
-    return _ops()[1].sum_to(g, shape)
 
 
 def _wrap_array(g, cls):
@@ -201,8 +189,9 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                                               _astype, sum_to_array)
         tensor, gcls = _wrap_array, type(seeds[0])
     else:
-        apply, plus, into, cast, reduce_to = (_apply, _plus_tensors, _into_tensors,
-                                              _cast_tensor, _sum_to_tensor)
+        elementwise, shape = _ops()
+        apply, plus, into, cast, reduce_to = (_apply, elementwise.add, _into_tensors,
+                                              elementwise.cast, shape.sum_to)
         tensor, gcls = _same, None
     pending = {}
     root_nodes = []
@@ -301,10 +290,11 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                                         or not (_reads_only(parents[j]) or _reads_only(p))):
                                     gi = gi.copy() if arrays else type(gi).wrap(gi.array.copy())
                                 break
-                    if gi.shape != shapes[i]:
+                    a = gi if arrays else gi.array
+                    if a.shape != shapes[i]:
                         gi = reduce_to(gi, shapes[i])
                     dt = dtypes[i]
-                    if gi.dtype is not dt and gi.dtype != dt:
+                    if a.dtype is not dt and a.dtype != dt:
                         gi = cast(gi, dt)
                     prev = pending.get(pk)
                     if prev is None:

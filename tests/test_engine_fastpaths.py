@@ -2,14 +2,21 @@
 
 - the scheduler adds further gradients for one input into a sum it made itself;
 - an update under no_grad (an optimiser step) is written straight into the array;
-- the implicit seed of a 0-d loss is made without numpy's ones_like.
+- the implicit seed of a 0-d loss is made without numpy's ones_like;
+- a backward that records nothing runs on bare arrays (ops' raw rules), and a raw rule
+  hands an operand pair it cannot promote exactly to the tensor rule;
+- x * c and x / c keep only c; version checks are skipped for nodes made after the last
+  in-place change anywhere.
 """
 from __future__ import annotations
+
+import gc
+import weakref
 
 import numpy as np
 import pytest
 
-from engine import Tensor
+from engine import Tensor, autograd
 from engine.autograd import backward
 from engine.inplace import update
 from engine.mode import no_grad
@@ -152,3 +159,90 @@ def test_a_rule_marked_fresh_never_returns_its_incoming_gradient_or_a_view(spec)
     for r in node.op.vjp(node, g):
         if r is not None:
             assert r is not g and not np.shares_memory(r.array, g.array), node.op.name
+
+
+def _grads_both_ways(monkeypatch, make):
+    """The leaves' gradients of ``make()`` (leaves, loss) on bare arrays and on tensors."""
+    out = []
+    for arrays in (True, False):
+        monkeypatch.setattr(autograd, "ARRAYS", arrays)
+        leaves, loss = make()
+        backward([loss], [None])
+        out.append([t.grad for t in leaves])
+    return out
+
+
+@pytest.mark.parametrize("case", ["f32*f64", "int*f32", "f32/int", "f64**f32", "f32@f64"])
+def test_raw_rules_decline_what_they_cannot_promote_exactly(monkeypatch, case):
+    rng = np.random.default_rng(0)
+    a32 = rng.standard_normal((3, 3)).astype(np.float32) + 2
+    a64 = np.abs(rng.standard_normal((3, 3))) + 1
+    ints = np.arange(1, 10).reshape(3, 3)
+
+    def make():
+        p = Tensor(a32.copy(), requires_grad=True)
+        q = Tensor(a64.copy(), requires_grad=True)
+        k = Tensor(ints.copy())
+        out = {"f32*f64": lambda: E.mul(p, q), "int*f32": lambda: E.mul(k, p),
+               "f32/int": lambda: E.div(p, k), "f64**f32": lambda: E.pow(q, p),
+               "f32@f64": lambda: __import__("engine").ops.linalg.matmul(p, q)}[case]()
+        return (p, q), R.sum(E.mul(out, out))
+
+    raw, tensors = _grads_both_ways(monkeypatch, make)
+    for g, w in zip(raw, tensors):
+        assert (g is None) == (w is None)
+        if g is not None:
+            assert g.array.dtype == w.array.dtype
+            np.testing.assert_array_equal(g.array, w.array)
+
+
+def test_hooks_and_retained_grads_see_tensors_on_the_array_path(monkeypatch):
+    from engine.hooks import register_hook, retain_grad
+
+    def make():
+        x = _leaf([1.0, -2.0, 3.0])
+        h = E.exp(E.mul(x, 0.5))
+        retain_grad(h)
+        register_hook(h, lambda g: E.mul(g, 10.0))
+        make.h = h
+        return (x,), R.sum(E.tanh(h))
+
+    (raw,), (tensors,) = _grads_both_ways(monkeypatch, make)
+    np.testing.assert_array_equal(raw.array, tensors.array)
+    assert isinstance(make.h.grad, Tensor)
+
+
+def test_a_leaf_grad_made_from_a_broadcast_view_can_be_written():
+    x = _leaf(np.zeros(5000))  # sum's rule spreads the 0-d gradient as a broadcast view
+    backward([R.sum(x)], [None])
+    assert x.grad.array.flags.writeable
+    x.grad.array[0] = 7.0
+    np.testing.assert_array_equal(x.grad.array[:3], [7.0, 1.0, 1.0])
+
+
+@pytest.mark.parametrize("fn", [E.mul, E.div])
+def test_x_times_a_float_keeps_only_the_float(fn):
+    x = E.exp(_leaf([1.0, 2.0]))  # an intermediate: only the graph could keep it alive
+    gone = weakref.ref(x)
+    y = fn(x, 4.0)
+    del x
+    gc.collect()
+    assert gone() is None
+    leaf = y.node.parents[0].parents[0]
+    backward([R.sum(y)], [None])
+    scale = 4.0 if fn is E.mul else 0.25
+    np.testing.assert_allclose(leaf.grad.array, scale * np.exp([1.0, 2.0]))
+
+
+def test_a_change_after_the_node_is_still_caught_when_later_nodes_exist():
+    from engine.inplace import update
+    x = _leaf([1.0, 2.0])
+    a = E.mul(x, 2.0)
+    b = E.sin(a)  # saves a
+    later = E.cos(x)  # made after b, before the change
+    with no_grad():
+        update(a, E.add, 1.0)
+    with pytest.raises(RuntimeError, match="modified by an in-place operation"):
+        backward([R.sum(b)], [None])
+    backward([R.sum(later)], [None])  # saved x, unchanged: no error
+    np.testing.assert_allclose(x.grad.array, -np.sin([1.0, 2.0]))
