@@ -49,15 +49,16 @@ def _collect(root_nodes):
     return order  # every node after all of its parents
 
 
-def _needed(root_nodes, targets, stop):
-    """ids of the nodes on a path from the roots to some target (targets included),
-    and of those among them whose rule must run (a parent is on such a path).
+def _needed(order, targets, stop):
+    """ids of the nodes (of ``order``, from _collect) on a path from the roots to some
+    target (targets included), and of those among them whose rule must run (a parent is on
+    such a path).
 
     ``stop`` holds ids of tensors (nodes or leaves) the gradient must not pass.
     """
     needed = set(targets)
     through = set()
-    for n in _collect(root_nodes):
+    for n in order:
         k = id(n)
         if k in stop:
             continue
@@ -69,7 +70,24 @@ def _needed(root_nodes, targets, stop):
     return needed, through
 
 
-def _count(roots: dict, needed):
+def _count_needed(order, roots: dict, needed) -> dict:
+    """``_count`` restricted to ``needed``, over ``order`` (from _collect) instead of a
+    walk: children come before parents in its reverse, so a node is reached from the roots
+    through needed nodes exactly when some reached node has counted an edge into it."""
+    deps = dict.fromkeys(roots, 0)
+    for n in reversed(order):
+        if id(n) not in deps:
+            continue
+        for p in n.parents:
+            if p is None:
+                continue
+            k = id(p)
+            if k in needed:
+                deps[k] = deps.get(k, 0) + 1
+    return deps
+
+
+def _count(roots: dict):
     """For every node and leaf below the root nodes (``roots``: by id), how many edges
     lead into it (the roots start at 0: a root reached again is counted, not walked)."""
     deps = dict.fromkeys(roots, 0)
@@ -80,8 +98,6 @@ def _count(roots: dict, needed):
             if p is None:
                 continue
             k = id(p)
-            if needed is not None and k not in needed:
-                continue
             c = deps.get(k)
             if c is None:
                 deps[k] = 1
@@ -208,12 +224,14 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     if inputs is not None:
         targets = {id(t.node if t.node is not None else t): t for t in inputs}
         stop_ids = {id(t.node if t.node is not None else t) for t in stop or ()}
-        needed, through = _needed(root_nodes, targets, stop_ids)
-        root_nodes = [n for n in root_nodes if id(n) in needed]
+        order = _collect(root_nodes)
+        needed, through = _needed(order, targets, stop_ids)
+        unique = {id(n): n for n in root_nodes if id(n) in needed}
+        deps = _count_needed(order, unique, needed)
     else:
         needed = through = None
-    unique = {id(n): n for n in root_nodes}
-    deps = _count(unique, needed)
+        unique = {id(n): n for n in root_nodes}
+        deps = _count(unique)
 
     # roots that are leaves, or roots fed only by the seed
     for r in roots:
