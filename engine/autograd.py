@@ -15,6 +15,8 @@ each rule's output is checked for NaN and a failure shows the forward stack.
 """
 from __future__ import annotations
 
+import functools
+
 from .backend import MODULES, as_array, host, ndarray
 from .backend import quiet as backend_quiet
 from .mode import anomaly, state
@@ -23,6 +25,7 @@ from .ops.shape import sum_to_array
 from .tensor import LAST_CHANGE, Node, Tensor
 
 
+@functools.cache
 def _ops():
     from .ops import elementwise, shape
     return elementwise, shape

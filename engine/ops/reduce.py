@@ -56,7 +56,8 @@ _SMALL = 4096  # elements: below this a filled copy is cheaper than numpy's broa
 def _spread(g, n, axes, keepdims):
     """The output gradient ``g`` broadcast back over the input's shape."""
     shape = n.shapes[0]
-    if not state.enabled and math.prod(shape) <= _SMALL:
+    if (not state.enabled or not g.requires_grad) and math.prod(shape) <= _SMALL:
+        # (nothing would record the spread of a gradient that requires no grad either)
         return type(g).wrap(_filled(g.array, shape, axes, keepdims))
     return broadcast_to(expand_reduced(g, shape, axes, keepdims), shape)
 
