@@ -15,6 +15,7 @@ import numpy as np
 
 F32 = np.float32
 CHAIN_OPS = 10  # ops per chain block (A, B and the cost curve)
+A_SIZE = 4  # elements of workload A's tensor
 MLP_SIZES = (784, 256, 10)  # C
 DEEP_LAYERS, DEEP_WIDTH, DEEP_BATCH = 20, 1024, 64  # E
 SCALAR_MUL, SCALAR_ADD = 0.99999, 1e-5  # D: y*c, y+d, keeps y and its gradient of order one
@@ -422,11 +423,11 @@ def build(style, name: str, smoke: bool = False):
     """Workload ``name`` (A, A_nograd, B, C, D, E, F, curve<N>, loop) for ``style``."""
     numpy = isinstance(style, NumpyStyle)
     if name in ("A", "A_nograd"):
-        return (NpChain if numpy else Chain)(style, 4)
+        return (NpChain if numpy else Chain)(style, A_SIZE)
     if name == "B":
         return (NpChain if numpy else Chain)(style, 40_000 if smoke else 4_000_000)
     if name.startswith("curve"):
-        return (NpChain if numpy else Chain)(style, 4, int(name[5:]))
+        return (NpChain if numpy else Chain)(style, A_SIZE, int(name[5:]))
     if name == "C":
         return (NpMlp if numpy else Mlp)(style, 256)
     if name == "loop":  # the small model whose memory must stay flat over 10,000 steps

@@ -23,6 +23,17 @@ def test_smoke_runs_and_gradients_agree():
             assert f"gradients {workload:9s} {system:10s} ok" in r.stdout
 
 
+def test_the_bare_autograd_of_the_floor_benchmark_computes_workload_a():
+    """benchmarks/floor.py times A on a minimal autograd; its numbers mean something only if
+    its gradient is A's."""
+    import numpy as np
+
+    from benchmarks import floor
+    from benchmarks import workloads as W
+    want = W.build(W.NumpyStyle(), "A").grads()[0]
+    np.testing.assert_allclose(floor.bare_a_gradient(), want, rtol=1e-5)
+
+
 def test_a_gradient_mismatch_fails_the_run():
     r = _smoke({"JANUSGRAD_BENCH_SKEW": "paddlelike"})
     assert r.returncode != 0
