@@ -12,6 +12,11 @@ gradient, and what the rule saved is checked against in-place changes since
 ``grad`` returns gradients instead of accumulating them; a requested non-leaf
 whose own inputs are not requested is not expanded.  Under anomaly detection
 each rule's output is checked for NaN and a failure shows the forward stack.
+
+A backward that records nothing (no create_graph, no anomaly mode) passes bare arrays
+instead of tensors: each op's ``raw`` rule where it has one (the same arithmetic as its tensor
+rule, without a Tensor per gradient and a dispatch per VJP op), else its tensor rule on a
+tensor around the array.  create_graph passes tensors, so that the rules are recorded.
 """
 from __future__ import annotations
 
@@ -157,8 +162,12 @@ def _apply_arrays(n, g, create_graph):
             grads = raw(n, g)
             if grads is not None:
                 return g, grads
-    grads = op.vjp(n, n.out_cls.wrap(_arr(g)))
-    return g, [None if t is None else t.array for t in grads]
+    return g, _tensor_rule(n, g)
+
+
+def _tensor_rule(n, g) -> list:
+    """The node's tensor rule run on an array gradient: array gradients back."""
+    return [None if t is None else t.array for t in n.op.vjp(n, n.out_cls.wrap(_arr(g)))]
 
 
 # Gradients travel as bare arrays through a backward that records nothing (a test switches
@@ -168,10 +177,6 @@ ARRAYS = True
 
 def _plus_arrays(a, b):
     return _arr(a + b)
-
-
-def _into_arrays(total, more) -> None:
-    _add_into(total, more)
 
 
 def _into_tensors(total, more) -> None:
@@ -204,7 +209,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     # graph tensor (which must reach a root leaf's .grad as itself).
     arrays = ARRAYS and not create_graph and not watch and _plain(seeds)
     if arrays:
-        apply, plus, into, cast, reduce_to = (_apply_arrays, _plus_arrays, _into_arrays,
+        apply, plus, into, cast, reduce_to = (_apply_arrays, _plus_arrays, _add_into,
                                               _astype, sum_to_array)
         tensor, gcls = _wrap_array, type(seeds[0])
     else:
@@ -277,9 +282,8 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                 if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None):
                     check_versions(n)
                 grads = op.raw(n, g)
-                if grads is None:
-                    grads = [None if t is None else t.array
-                             for t in op.vjp(n, n.out_cls.wrap(_arr(g)))]
+                if grads is None:  # the raw rule declined
+                    grads = _tensor_rule(n, g)
             elif watch:
                 g, grads = _apply_watched(n, g, create_graph)
             else:
@@ -313,7 +317,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                                 break
                     a = gi if arrays else gi.array
                     if a.shape != shapes[i]:
-                        gi = reduce_to(gi, shapes[i])
+                        gi = reduce_to(gi, shapes[i])  # (keeps the dtype)
                     dt = dtypes[i]
                     if a.dtype is not dt and a.dtype != dt:
                         gi = cast(gi, dt)
