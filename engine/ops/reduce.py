@@ -62,17 +62,22 @@ def _spread(g, n, axes, keepdims):
     return broadcast_to(expand_reduced(g, shape, axes, keepdims), shape)
 
 
-def _filled(a, shape, axes, keepdims):
-    """A new array of ``shape`` filled from ``a`` (reduced over ``axes``): for small
-    shapes, in C, instead of the Python-level np.broadcast_to view (several microseconds
-    per call)."""
+def _with_kept_axes(a, axes, keepdims):
+    """The array ``a`` (reduced over ``axes``) with those axes back as size-1 dims."""
     if axes and not keepdims:
         kept = list(a.shape)
         for ax in axes:
             kept.insert(ax, 1)
         a = a.reshape(kept)
-    xp = MODULES[type(a)]
-    out = xp.empty(shape, a.dtype)
+    return a
+
+
+def _filled(a, shape, axes, keepdims):
+    """A new array of ``shape`` filled from ``a`` (reduced over ``axes``): for small
+    shapes, in C, instead of the Python-level np.broadcast_to view (several microseconds
+    per call)."""
+    a = _with_kept_axes(a, axes, keepdims)
+    out = MODULES[type(a)].empty(shape, a.dtype)
     out[...] = a
     return out
 
@@ -81,11 +86,7 @@ def _spread_raw(a, shape, axes, keepdims):
     """``_spread`` on a bare array (a numpy scalar for a 0-d gradient)."""
     if math.prod(shape) <= _SMALL:
         return _filled(a, shape, axes, keepdims)
-    if axes and not keepdims:
-        kept = list(a.shape)
-        for ax in axes:
-            kept.insert(ax, 1)
-        a = a.reshape(kept)
+    a = _with_kept_axes(a, axes, keepdims)
     return MODULES[type(a)].broadcast_to(a, shape)
 
 
