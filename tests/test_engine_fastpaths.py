@@ -172,8 +172,11 @@ def _grads_both_ways(monkeypatch, make):
     return out
 
 
-@pytest.mark.parametrize("case", ["f32*f64", "int*f32", "f32/int", "f64**f32", "f32@f64"])
-def test_raw_rules_decline_what_they_cannot_promote_exactly(monkeypatch, case):
+@pytest.mark.parametrize("case", ["f32*f64", "int*f32", "f32/int", "f64**f32", "f32@f64",
+                                  "f32**2.5", "f32**2", "f32**0", "2.0**f32"])
+def test_raw_rules_give_tensor_rule_bits_on_mixed_and_number_operands(monkeypatch, case):
+    """Mixed dtypes: the raw rule declines (the tensor rule promotes); Python numbers: the
+    raw rule runs, with the forward's cached constants."""
     rng = np.random.default_rng(0)
     a32 = rng.standard_normal((3, 3)).astype(np.float32) + 2
     a64 = np.abs(rng.standard_normal((3, 3))) + 1
@@ -185,7 +188,9 @@ def test_raw_rules_decline_what_they_cannot_promote_exactly(monkeypatch, case):
         k = Tensor(ints.copy())
         out = {"f32*f64": lambda: E.mul(p, q), "int*f32": lambda: E.mul(k, p),
                "f32/int": lambda: E.div(p, k), "f64**f32": lambda: E.pow(q, p),
-               "f32@f64": lambda: __import__("engine").ops.linalg.matmul(p, q)}[case]()
+               "f32@f64": lambda: __import__("engine").ops.linalg.matmul(p, q),
+               "f32**2.5": lambda: E.pow(E.abs(p), 2.5), "f32**2": lambda: E.pow(p, 2),
+               "f32**0": lambda: E.pow(p, 0), "2.0**f32": lambda: E.pow(2.0, p)}[case]()
         return (p, q), R.sum(E.mul(out, out))
 
     raw, tensors = _grads_both_ways(monkeypatch, make)

@@ -331,11 +331,25 @@ def _div_raw(n, g):
             -((g * a) / (b * b)) if p[1] is not None else None)
 
 
+def _pow_raw(n, g):
+    """x ** c for a Python number c (the common case: a square in a loss)."""
+    x, y = n.saved
+    if type(y) is not float and type(y) is not int:
+        return None
+    a = _raw_operand(x, g)
+    if a is None:
+        return None
+    if y == 0:
+        return g * 0.0, None
+    c = MODULES[type(a)].power(a, scalar_for(float(y - 1), a))
+    return g * (c * scalar_for(float(y), a)), None
+
+
 _add = defop("add", _add_vjp, raw=_add_raw)
 _sub = defop("sub", _sub_vjp, raw=_sub_raw)
 _mul = defop("mul", _mul_vjp, fresh=True, raw=_mul_raw)
 _div = defop("div", _div_vjp, fresh=True, raw=_div_raw)
-_pow = defop("pow", _pow_vjp, fresh=True)
+_pow = defop("pow", _pow_vjp, fresh=True, raw=_pow_raw)
 _floordiv = defop("floor_divide", None)
 _remainder = defop("remainder", lambda n, g: (g, neg(mul(g, floor_divide(*n.saved)))))
 
