@@ -290,7 +290,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                 g, grads = apply(n, g, create_graph)
             if targets is not None and k in targets:
                 captured[k] = tensor(g, gcls)
-            if not retain_graph:  # n.release(), inline
+            if not retain_graph:  # free what the rule saved (Node.released says what was)
                 n.released = 2 if (n.saved or n.out_data is not None) else 1
                 n.saved = n.out_data = None
             parents = n.parents

@@ -119,7 +119,9 @@ class Node:
     all were 0); ``out_version`` is the output's version counter when the op
     saved its output (the list, not the tensor: no reference cycle), or
     (counter, version) when the output was written into a tensor in place.
-    ``hooks`` are the hooks of the output tensor (engine.hooks).
+    ``hooks`` are the hooks of the output tensor (engine.hooks).  ``released``: 0 until the
+    scheduler has run the rule without retain_graph and freed what it saved, then 2 when
+    something was freed, else 1.
     """
 
     __slots__ = ("op", "parents", "saved", "versions", "shapes", "dtypes", "attrs",
@@ -151,12 +153,6 @@ class Node:
         t.node = self
         _set_requires_grad(t, True)
         return t
-
-    def release(self) -> None:
-        """Free what the rule saved; ``released`` is 2 when something was freed, else 1."""
-        self.released = 2 if (self.saved or self.out_data is not None) else 1
-        self.saved = None
-        self.out_data = None
 
 
 # The engine's own slot for the flag: frontends put a checking property over the name
