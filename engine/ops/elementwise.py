@@ -431,14 +431,17 @@ neg = _def_unary("neg", "negative", lambda n, g: (neg(g),), float_only=False,
 exp = _def_unary("exp", "exp", lambda n, g: (mul(g, n.output()),), save_out=True,
                  raw=_raw_out(lambda g, out, xp: g * out))
 expm1 = _def_unary("expm1", "expm1", lambda n, g: (mul(g, add(n.output(), 1.0)),),
-                   save_out=True)
+                   save_out=True,
+                   raw=_raw_out(lambda g, out, xp: g * (out + scalar_for(1.0, out))))
 log = _def_unary("log", "log", lambda n, g: (div(g, _x(n)),), save_in=True,
                  raw=_raw_in(lambda g, x, xp: g / x))
-log2 = _def_unary("log2", "log2", lambda n, g: (div(g, mul(_x(n), 0.6931471805599453)),),
-                  save_in=True)
-log10 = _def_unary("log10", "log10",
-                   lambda n, g: (div(g, mul(_x(n), 2.302585092994046)),), save_in=True)
-log1p = _def_unary("log1p", "log1p", lambda n, g: (div(g, add(_x(n), 1.0)),), save_in=True)
+_LN2, _LN10 = 0.6931471805599453, 2.302585092994046
+log2 = _def_unary("log2", "log2", lambda n, g: (div(g, mul(_x(n), _LN2)),), save_in=True,
+                  raw=_raw_in(lambda g, x, xp: g / (x * scalar_for(_LN2, x))))
+log10 = _def_unary("log10", "log10", lambda n, g: (div(g, mul(_x(n), _LN10)),), save_in=True,
+                   raw=_raw_in(lambda g, x, xp: g / (x * scalar_for(_LN10, x))))
+log1p = _def_unary("log1p", "log1p", lambda n, g: (div(g, add(_x(n), 1.0)),), save_in=True,
+                   raw=_raw_in(lambda g, x, xp: g / (x + scalar_for(1.0, x))))
 sqrt = _def_unary("sqrt", "sqrt", lambda n, g: (div(g, mul(n.output(), 2.0)),),
                   save_out=True, raw=_raw_out(lambda g, out, xp: g / (out * scalar_for(2.0, out))))
 
@@ -448,27 +451,53 @@ def _rsqrt_fwd(a):
 
 
 rsqrt = _def_unary("rsqrt", _rsqrt_fwd,
-                   lambda n, g: (mul(g, mul(pow(n.output(), 3), -0.5)),), save_out=True)
+                   lambda n, g: (mul(g, mul(pow(n.output(), 3), -0.5)),), save_out=True,
+                   raw=_raw_out(lambda g, out, xp: g * (xp.power(out, scalar_for(3.0, out))
+                                                        * scalar_for(-0.5, out))))
 square = _def_unary("square", "square", lambda n, g: (mul(g, mul(_x(n), 2.0)),),
                     save_in=True, float_only=False,
                     raw=_raw_in(lambda g, x, xp: g * (x * scalar_for(2.0, x))))
 abs = _def_unary("abs", "abs", lambda n, g: (mul(g, sign(_x(n))),), save_in=True,
-                 float_only=False)
-sign = _def_unary("sign", "sign", lambda n, g: (mul(g, 0.0),), float_only=False)
+                 float_only=False, raw=_raw_in(lambda g, x, xp: g * xp.sign(x)))
+
+
+def _zero_rule(n, g):
+    """The rule of a piecewise-constant op: a zero gradient (mul(g, 0.0): NaN stays NaN)."""
+    return (mul(g, 0.0),)
+
+
+def _zero_raw(n, g):
+    return (g * 0.0,)
+
+
+sign = _def_unary("sign", "sign", _zero_rule, float_only=False, raw=_zero_raw)
 sin = _def_unary("sin", "sin", lambda n, g: (mul(g, cos(_x(n))),), save_in=True,
                  raw=_raw_in(lambda g, x, xp: g * xp.cos(x)))
 cos = _def_unary("cos", "cos", lambda n, g: (neg(mul(g, sin(_x(n)))),), save_in=True,
                  raw=_raw_in(lambda g, x, xp: -(g * xp.sin(x))))
 tan = _def_unary("tan", "tan",
-                 lambda n, g: (mul(g, add(square(n.output()), 1.0)),), save_out=True)
+                 lambda n, g: (mul(g, add(square(n.output()), 1.0)),), save_out=True,
+                 raw=_raw_out(lambda g, out, xp: g * (xp.square(out) + scalar_for(1.0, out))))
+
+
+def _arcsin_slope(x, xp):
+    """1 / sqrt(1 - x^2) as the tensor rules compute it (rsqrt of sub(1.0, square(x)))."""
+    return 1.0 / xp.sqrt(scalar_for(1.0, x) - xp.square(x))
+
+
 asin = _def_unary("asin", "arcsin",
-                  lambda n, g: (mul(g, rsqrt(sub(1.0, square(_x(n))))),), save_in=True)
+                  lambda n, g: (mul(g, rsqrt(sub(1.0, square(_x(n))))),), save_in=True,
+                  raw=_raw_in(lambda g, x, xp: g * _arcsin_slope(x, xp)))
 acos = _def_unary("acos", "arccos",
-                  lambda n, g: (neg(mul(g, rsqrt(sub(1.0, square(_x(n)))))),), save_in=True)
+                  lambda n, g: (neg(mul(g, rsqrt(sub(1.0, square(_x(n)))))),), save_in=True,
+                  raw=_raw_in(lambda g, x, xp: -(g * _arcsin_slope(x, xp))))
 atan = _def_unary("atan", "arctan",
-                  lambda n, g: (div(g, add(square(_x(n)), 1.0)),), save_in=True)
-sinh = _def_unary("sinh", "sinh", lambda n, g: (mul(g, cosh(_x(n))),), save_in=True)
-cosh = _def_unary("cosh", "cosh", lambda n, g: (mul(g, sinh(_x(n))),), save_in=True)
+                  lambda n, g: (div(g, add(square(_x(n)), 1.0)),), save_in=True,
+                  raw=_raw_in(lambda g, x, xp: g / (xp.square(x) + scalar_for(1.0, x))))
+sinh = _def_unary("sinh", "sinh", lambda n, g: (mul(g, cosh(_x(n))),), save_in=True,
+                  raw=_raw_in(lambda g, x, xp: g * xp.cosh(x)))
+cosh = _def_unary("cosh", "cosh", lambda n, g: (mul(g, sinh(_x(n))),), save_in=True,
+                  raw=_raw_in(lambda g, x, xp: g * xp.sinh(x)))
 tanh = _def_unary("tanh", "tanh",
                   lambda n, g: (mul(g, sub(1.0, square(n.output()))),), save_out=True,
                   raw=_raw_out(lambda g, out, xp: g * (scalar_for(1.0, out) - xp.square(out))))
@@ -491,34 +520,48 @@ def _relu_fwd(a):
     return xp_of(a).maximum(a, 0).astype(a.dtype, copy=False)
 
 
-def _relu_raw(g, out, xp):
-    c = out > 0.0
-    if g.dtype in _BITS and g.shape == c.shape and g.size >= _BRANCHY:
+def _kept_or_zero(c, g, xp):
+    """where_(c, g, 0.0) on arrays, as where_ computes it (the bit mask on large ones)."""
+    if type(c) is ndarray and g.dtype in _BITS and g.shape == c.shape and g.size >= _BRANCHY:
         return _select_or_zero(c, g)
     return xp.where(c, g, 0.0)
 
 
 relu = _def_unary("relu", _relu_fwd, lambda n, g: (where_(gt(n.output(), 0.0), g, 0.0),),
-                  save_out=True, float_only=False, raw=_raw_out(_relu_raw))
+                  save_out=True, float_only=False,
+                  raw=_raw_out(lambda g, out, xp: _kept_or_zero(out > 0.0, g, xp)))
 reciprocal = _def_unary("reciprocal", "reciprocal",
-                        lambda n, g: (neg(mul(g, square(n.output()))),), save_out=True)
-floor = _def_unary("floor", "floor", lambda n, g: (mul(g, 0.0),), float_only=False)
-ceil = _def_unary("ceil", "ceil", lambda n, g: (mul(g, 0.0),), float_only=False)
-round = _def_unary("round", "round", lambda n, g: (mul(g, 0.0),), float_only=False)
+                        lambda n, g: (neg(mul(g, square(n.output()))),), save_out=True,
+                        raw=_raw_out(lambda g, out, xp: -(g * xp.square(out))))
+floor = _def_unary("floor", "floor", _zero_rule, float_only=False, raw=_zero_raw)
+ceil = _def_unary("ceil", "ceil", _zero_rule, float_only=False, raw=_zero_raw)
+round = _def_unary("round", "round", _zero_rule, float_only=False, raw=_zero_raw)
 
 
 # ---------------------------------------------------------------- clamp, where
-def _clamp_vjp(n, g):
+def _clamp_mask(n):
+    """Where clamp passed x through (False at NaN, as the comparisons are)."""
     x, lo, hi = n.saved
     mask = x.array == x.array  # all True, same shape
     if lo is not None:
         mask = mask & (x.array >= (lo.array if isinstance(lo, Tensor) else lo))
     if hi is not None:
         mask = mask & (x.array <= (hi.array if isinstance(hi, Tensor) else hi))
-    return (where_(type(x).wrap(mask), g, 0.0),)
+    return mask
 
 
-_clamp = defop("clamp", _clamp_vjp)
+def _clamp_vjp(n, g):
+    return (where_(type(n.saved[0]).wrap(_clamp_mask(n)), g, 0.0),)
+
+
+def _clamp_raw(n, g):
+    mask = _clamp_mask(n)
+    if type(mask) is not type(g) and type(g) in ARRAY_TYPES:
+        return None  # (a host bound beside a device tensor: the tensor rule words it)
+    return (_kept_or_zero(mask, g, MODULES[type(g)]),)
+
+
+_clamp = defop("clamp", _clamp_vjp, raw=_clamp_raw)
 
 
 def clamp(x, min=None, max=None):
@@ -544,7 +587,19 @@ def _where_vjp(n, g):
             where_(cond, zero, g) if _need(n, 2) else None)
 
 
-_where = defop("where", _where_vjp)
+def _where_raw(n, g):
+    cond = n.saved[0]
+    c = cond.array if isinstance(cond, Tensor) else cond
+    if type(c) is not type(g) and type(g) in ARRAY_TYPES:
+        return None  # (a 0-d condition, or one on another device: the tensor rule)
+    xp = MODULES[type(c)]
+    zero = g * 0.0
+    p = n.parents
+    return (None, xp.where(c, g, zero) if p[1] is not None else None,
+            xp.where(c, zero, g) if p[2] is not None else None)
+
+
+_where = defop("where", _where_vjp, raw=_where_raw)
 
 
 # float dtype -> the signed integer of its width, for the branch-free select below
@@ -672,7 +727,13 @@ def isfinite(x):
 
 
 # ---------------------------------------------------------------- cast
-_cast = defop("cast", lambda n, g: (g,))
+def _pass(n, g):
+    """The rule of an op whose gradient is the incoming one (tensors and arrays alike; the
+    scheduler casts it to the input's dtype)."""
+    return (g,)
+
+
+_cast = defop("cast", _pass, raw=_pass)
 _cast_int = defop("cast_int", None)
 
 
@@ -688,7 +749,7 @@ def clone(x):
     return record(_clone, x.array.copy(), (x,))
 
 
-_clone = defop("clone", lambda n, g: (g,))
+_clone = defop("clone", _pass, raw=_pass)
 
 
 # ---------------------------------------------------------------- specs
