@@ -258,3 +258,20 @@ def _warnings_of(fn, mod):
 ])
 def test_same_warnings_as_torch(probe):
     assert _warnings_of(probe, torchlike) == _warnings_of(probe, torch)
+
+
+def _grad_of_a_big_sum_then_in_place(t):
+    """sum's gradient over many elements is a broadcast in the engine; .grad must still be a
+    tensor of its own that zero_/add_/mul_ write into, as torch's is."""
+    x = t.ones(5000, requires_grad=True)
+    x.sum().backward()
+    x.grad.zero_()
+    (x * 3).sum().backward()
+    x.grad.mul_(2)
+    x.grad[0] = 7.0
+    return x.grad[:3], x.grad.sum()
+
+
+def test_the_grad_of_a_big_sum_takes_in_place_changes_as_in_torch():
+    assert outcome(_grad_of_a_big_sum_then_in_place, torchlike) == \
+        outcome(_grad_of_a_big_sum_then_in_place, torch)
