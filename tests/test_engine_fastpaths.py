@@ -173,7 +173,8 @@ def _grads_both_ways(monkeypatch, make):
 
 
 @pytest.mark.parametrize("case", ["f32*f64", "int*f32", "f32/int", "f64**f32", "f32@f64",
-                                  "f32**2.5", "f32**2", "f32**0", "2.0**f32"])
+                                  "f32**2.5", "f32**2", "f32**0", "2.0**f32",
+                                  "max ties", "min ties with a float", "max f32,f64"])
 def test_raw_rules_give_tensor_rule_bits_on_mixed_and_number_operands(monkeypatch, case):
     """Mixed dtypes: the raw rule declines (the tensor rule promotes); Python numbers: the
     raw rule runs, with the forward's cached constants."""
@@ -185,13 +186,17 @@ def test_raw_rules_give_tensor_rule_bits_on_mixed_and_number_operands(monkeypatc
     def make():
         p = Tensor(a32.copy(), requires_grad=True)
         q = Tensor(a64.copy(), requires_grad=True)
+        r = Tensor(a32.copy(), requires_grad=True)  # p's values: ties in max/min
         k = Tensor(ints.copy())
         out = {"f32*f64": lambda: E.mul(p, q), "int*f32": lambda: E.mul(k, p),
                "f32/int": lambda: E.div(p, k), "f64**f32": lambda: E.pow(q, p),
                "f32@f64": lambda: __import__("engine").ops.linalg.matmul(p, q),
                "f32**2.5": lambda: E.pow(E.abs(p), 2.5), "f32**2": lambda: E.pow(p, 2),
-               "f32**0": lambda: E.pow(p, 0), "2.0**f32": lambda: E.pow(2.0, p)}[case]()
-        return (p, q), R.sum(E.mul(out, out))
+               "f32**0": lambda: E.pow(p, 0), "2.0**f32": lambda: E.pow(2.0, p),
+               "max ties": lambda: E.maximum(p, r),
+               "min ties with a float": lambda: E.minimum(p, float(a32[0, 0])),
+               "max f32,f64": lambda: E.maximum(p, q)}[case]()
+        return (p, q, r), R.sum(E.mul(out, out))
 
     raw, tensors = _grads_both_ways(monkeypatch, make)
     for g, w in zip(raw, tensors):

@@ -381,8 +381,22 @@ def _extremum_vjp(n, g):
     return gx, gy
 
 
-_maximum = defop("maximum", _extremum_vjp, fresh=True)
-_minimum = defop("minimum", _extremum_vjp, fresh=True)
+def _extremum_raw(n, g):
+    x, y = n.saved
+    a, b = _raw_operand(x, g), _raw_operand(y, g)
+    if a is None or b is None:
+        return None
+    out = n.out_data
+    xp = MODULES[type(out)]
+    # the weights are exactly 1, 1/2 (a tie) or 0: any float type gives the same products
+    wx = xp.where(a == out, xp.where(a == b, scalar_for(0.5, g), scalar_for(1.0, g)), 0.0)
+    p = n.parents
+    return (g * wx if p[0] is not None else None,
+            g * (1.0 - wx) if p[1] is not None else None)
+
+
+_maximum = defop("maximum", _extremum_vjp, fresh=True, raw=_extremum_raw)
+_minimum = defop("minimum", _extremum_vjp, fresh=True, raw=_extremum_raw)
 maximum = _def_binary(_maximum, "maximum", _both, save_out=True)
 minimum = _def_binary(_minimum, "minimum", _both, save_out=True)
 
