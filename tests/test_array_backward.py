@@ -42,6 +42,8 @@ BINARY = [
     ("div", lambda a, b: E.div(a, E.add(E.mul(b, b), 1.0))),
     ("matmul", lambda a, b: L.matmul(L.matmul(E.mul(a, 0.3), S.transpose(b)), E.mul(b, 0.3))),
     ("max", E.maximum),
+    ("cat", lambda a, b: S.narrow(S.concatenate([a, b], 0), 0, 1, 2)),
+    ("stack", lambda a, b: S.reshape(S.narrow(S.stack([a, b], 0), 0, 1, 1), (2, 3))),
 ]
 
 

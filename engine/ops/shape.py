@@ -214,24 +214,42 @@ _tile = defop("tile", _tile_vjp)
 
 
 # ---------------------------------------------------------------- narrow <-> unnarrow
+def _slab(axis: int, start: int, length: int) -> tuple:
+    """The index of the slice ``start:start+length`` along ``axis``."""
+    return (slice(None),) * axis + (slice(start, start + length),)
+
+
 def narrow(x, axis, start, length):
     """The slice ``start:start+length`` of ``x`` along ``axis`` (a view)."""
     axis = checked_axis(x, "narrow", axis)
-    key = (slice(None),) * axis + (slice(start, start + length),)
-    return record(_narrow, x.array[key], (x,), attrs=(axis, start))
+    return record(_narrow, x.array[_slab(axis, start, length)], (x,), attrs=(axis, start))
 
 
 def _unnarrow(g, shape, axis, start):
     """The adjoint of narrow: ``g`` placed into zeros of ``shape``."""
-    out = MODULES[type(g.array)].zeros(shape, dtype=g.array.dtype)
-    length = g.array.shape[axis]
-    out[(slice(None),) * axis + (slice(start, start + length),)] = g.array
-    return record(_unnarrow_op, out, (g,), attrs=(axis, start))
+    return record(_unnarrow_op, _unnarrow_array(g.array, shape, axis, start), (g,),
+                  attrs=(axis, start))
 
 
-_narrow = defop("narrow", lambda n, g: (_unnarrow(g, n.shapes[0], *n.attrs),))
+def _unnarrow_array(a, shape, axis, start):
+    out = MODULES[type(a)].zeros(shape, dtype=a.dtype)
+    out[_slab(axis, start, a.shape[axis])] = a
+    return out
+
+
+def _narrow_raw(n, g):
+    return (_unnarrow_array(g, n.shapes[0], *n.attrs),)
+
+
+def _unnarrow_raw(n, g):
+    axis, start = n.attrs
+    return (g[_slab(axis, start, n.shapes[0][axis])],)
+
+
+_narrow = defop("narrow", lambda n, g: (_unnarrow(g, n.shapes[0], *n.attrs),), raw=_narrow_raw)
 _unnarrow_op = defop("unnarrow", lambda n, g: (narrow(g, n.attrs[0], n.attrs[1],
-                                                      n.shapes[0][n.attrs[0]]),))
+                                                      n.shapes[0][n.attrs[0]]),),
+                     raw=_unnarrow_raw)
 
 
 def split(x, sizes, axis=0):
@@ -330,7 +348,16 @@ def _concatenate_vjp(n, g):
     return tuple(grads)
 
 
-_concatenate = defop("concatenate", _concatenate_vjp)
+def _concatenate_raw(n, g):
+    axis, sizes = n.attrs
+    grads, start = [], 0
+    for p, s in zip(n.parents, sizes):
+        grads.append(g[_slab(axis, start, s)] if p is not None else None)
+        start += s
+    return tuple(grads)
+
+
+_concatenate = defop("concatenate", _concatenate_vjp, raw=_concatenate_raw)
 
 
 def stack(tensors, axis=0):
@@ -358,7 +385,14 @@ def _stack_vjp(n, g):
                  for i, p in enumerate(n.parents))
 
 
-_stack = defop("stack", _stack_vjp)
+def _stack_raw(n, g):
+    axis = n.attrs
+    shape = g.shape[:axis] + g.shape[axis + 1:]
+    return tuple(g[_slab(axis, i, 1)].reshape(shape) if p is not None else None
+                 for i, p in enumerate(n.parents))
+
+
+_stack = defop("stack", _stack_vjp, raw=_stack_raw)
 
 
 # ---------------------------------------------------------------- specs
