@@ -536,7 +536,7 @@ def _relu_fwd(a):
 
 def _kept_or_zero(c, g, xp):
     """where_(c, g, 0.0) on arrays, as where_ computes it (the bit mask on large ones)."""
-    if type(c) is ndarray and g.dtype in _BITS and g.shape == c.shape and g.size >= _BRANCHY:
+    if _by_bits(c, g):
         return _select_or_zero(c, g)
     return xp.where(c, g, 0.0)
 
@@ -632,15 +632,20 @@ def _select_or_zero(c, a):
     return xp.bitwise_and(a.view(ints), keep, dtype=ints).view(a.dtype)
 
 
+def _by_bits(c, a) -> bool:
+    """Whether where(c, a, +0.0) is computed with the bit mask: a host bool mask of a's
+    shape over a float array large enough for the mask to win."""
+    return (type(c) is ndarray and c.dtype == bool and a.dtype in _BITS
+            and c.shape == a.shape and a.size >= _BRANCHY)
+
+
 def where_(cond, x, y):
     """Elementwise choice; ``cond`` a bool Tensor, ``x``/``y`` Tensors or scalars."""
     c = cond.array if isinstance(cond, Tensor) else cond
-    if type(y) is float and y == 0.0 and type(x) in _TENSOR_TYPES and type(c) is ndarray:
-        a = x.array
-        if (a.dtype in _BITS and c.dtype == bool and c.shape == a.shape
-                and a.size >= _BRANCHY and math.copysign(1.0, y) > 0):
-            return record(_where, _select_or_zero(c, a), (cond, x, y), (cond,), None,
-                          False, type(x))
+    if type(y) is float and y == 0.0 and math.copysign(1.0, y) > 0 and \
+            type(x) in _TENSOR_TYPES and _by_bits(c, x.array):
+        return record(_where, _select_or_zero(c, x.array), (cond, x, y), (cond,), None,
+                      False, type(x))
     if isinstance(x, Tensor) or isinstance(y, Tensor):
         a, b, cls = operands(x, y)
     else:
