@@ -310,7 +310,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                                 # a leaf: two leaves' grads would be one array), unless one
                                 # of them only reads it.  A graph tensor, or a seed that
                                 # requires grad, stays itself.
-                                if (arrays or (gi.node is None and not gi.requires_grad)) and (
+                                if (arrays or (gi.node is None and not gi._rg)) and (
                                         targets is not None
                                         or not (_reads_only(parents[j]) or _reads_only(p))):
                                     gi = gi.copy() if arrays else type(gi).wrap(gi.array.copy())
@@ -364,7 +364,7 @@ def _read_only(a) -> bool:
 
 def _plain(seeds) -> bool:
     for s in seeds:
-        if s.requires_grad:
+        if s._rg:
             return False
     return True
 
@@ -432,20 +432,20 @@ def _deliver(leaf, g, targets, captured, accumulate, create_graph):
 
 def accumulate_grad(leaf: Tensor, g: Tensor, create_graph: bool = False) -> None:
     """Add ``g`` into ``leaf.grad``, keeping the grad tensor object when it exists."""
-    old = leaf.grad
+    old = leaf._grad  # the slot, past any frontend's checks
     if old is None:
         if not create_graph and g.node is not None:
             g = g.detach()
         elif _read_only(g.array):  # a broadcast view (sum's rule): .grad must take zero_()
             g = type(g).wrap(g.array.copy())
-        leaf.grad = g
+        leaf._grad = g
     elif create_graph or old.node is not None:
         from .ops.elementwise import add
-        leaf.grad = add(old, g)
+        leaf._grad = add(old, g)
     else:
         old.array = old.array + g.array
-    if leaf.dialect.grad_requires_grad and leaf.grad.node is None:
-        leaf.grad.requires_grad = True
+    if leaf.dialect.grad_requires_grad and leaf._grad.node is None:
+        leaf._grad.requires_grad = True
 
 
 def prepare_seeds(roots, grads):

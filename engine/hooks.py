@@ -145,7 +145,7 @@ def _store(entry: _Retain, g, create_graph: bool) -> None:
         return
     if not create_graph and g.node is not None:
         g = g.detach()
-    old = Tensor.__dict__["grad"].__get__(t)  # the slot, past any frontend warning
+    old = t._grad  # the slot, past any frontend warning
     if old is None or not t.dialect.retained_grad_accumulates:
         new = type(g).wrap(g.array.copy()) if g.node is None else g
     elif create_graph or old.node is not None or g.node is not None:
@@ -155,4 +155,4 @@ def _store(entry: _Retain, g, create_graph: bool) -> None:
         new = type(old).wrap(old.array + g.array)  # a new tensor each time, as torch
     if t.dialect.grad_requires_grad and new.node is None:
         new.requires_grad = True
-    Tensor.__dict__["grad"].__set__(t, new)
+    t._grad = new

@@ -29,15 +29,18 @@ class Tensor:
     Frontends subclass this with ``__slots__ = ()`` and add their own methods.
     """
 
-    __slots__ = ("array", "grad", "node", "requires_grad", "_version", "_hooks",
+    # ``grad`` and ``requires_grad`` are properties over the slots ``_grad`` and ``_rg``
+    # (defined below the class): a frontend may put its own checks over the public names
+    # while the engine, and wrap, use the slots directly.
+    __slots__ = ("array", "_grad", "node", "_rg", "_version", "_hooks",
                  "retains_grad", "__weakref__")
     dialect = DEFAULT
 
     def __init__(self, data, requires_grad: bool = False) -> None:
         self.array = data
-        self.grad = None
+        self._grad = None
         self.node = None
-        self.requires_grad = False
+        self._rg = False
         self._version = None
         self._hooks = None
         self.retains_grad = False
@@ -49,9 +52,9 @@ class Tensor:
     def wrap(cls, data):
         t = object.__new__(cls)
         t.array = data
-        t.grad = None
+        t._grad = None
         t.node = None
-        t.requires_grad = False
+        t._rg = False
         t._version = None
         t._hooks = None
         t.retains_grad = False
@@ -89,7 +92,7 @@ class Tensor:
             raise self.dialect.int_requires_grad(self.array.dtype)
         if flag and self._version is INFERENCE and not state.inference:
             raise self.dialect.inference_requires_grad()
-        self.requires_grad = bool(flag)
+        self._rg = bool(flag)
 
     def detach(self):
         """A new leaf sharing data and version counter, outside any graph."""
@@ -151,13 +154,14 @@ class Node:
         """The op's output as a tensor in the graph (for rules that use it)."""
         t = self.out_cls.wrap(self.out_data)
         t.node = self
-        _set_requires_grad(t, True)
+        t._rg = True
         return t
 
 
-# The engine's own slot for the flag: frontends put a checking property over the name
-# (a user may not flip a non-leaf's flag); the engine marks fresh outputs through the slot.
-_set_requires_grad = Tensor.__dict__["requires_grad"].__set__
+_GRAD_SLOT, _RG_SLOT = Tensor.__dict__["_grad"], Tensor.__dict__["_rg"]
+Tensor.grad = property(_GRAD_SLOT.__get__, _GRAD_SLOT.__set__, doc="The accumulated gradient.")
+Tensor.requires_grad = property(_RG_SLOT.__get__, _RG_SLOT.__set__,
+                                doc="Whether ops on this tensor are recorded.")
 
 
 _SIGNATURES: dict = {}
@@ -195,7 +199,7 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
     n = len(inputs)
     if n == 1:  # the common arities without lists: one pass over the inputs
         x = inputs[0]
-        if not (isinstance(x, Tensor) and x.requires_grad):
+        if not (isinstance(x, Tensor) and x._rg):
             return t
         if state.inference:
             t._version = INFERENCE
@@ -206,8 +210,8 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
         shapes, dtypes = sig
     elif n == 2:
         x, y = inputs
-        rx = isinstance(x, Tensor) and x.requires_grad
-        ry = isinstance(y, Tensor) and y.requires_grad
+        rx = isinstance(x, Tensor) and x._rg
+        ry = isinstance(y, Tensor) and y._rg
         if not (rx or ry):
             return t
         if state.inference:
@@ -228,7 +232,7 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
     else:
         needs = False
         for x in inputs:
-            if isinstance(x, Tensor) and x.requires_grad:
+            if isinstance(x, Tensor) and x._rg:
                 needs = True
                 break
         if not needs:
@@ -238,7 +242,7 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
             return t
         parents, shapes, dtypes = [], [], []
         for x in inputs:
-            if isinstance(x, Tensor) and x.requires_grad:
+            if isinstance(x, Tensor) and x._rg:
                 parents.append(x.node or x)
                 shapes.append(x.array.shape)
                 dtypes.append(x.array.dtype)
@@ -260,7 +264,7 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
         from .anomaly import remember
         remember(node)
     t.node = node
-    _set_requires_grad(t, True)
+    t._rg = True
     return t
 
 

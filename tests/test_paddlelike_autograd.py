@@ -260,7 +260,9 @@ def test_broadcast_chains(shapes, binary, unary, seed, dtype):
     ours, theirs = run(paddlelike), run(paddle)
     for o, t in zip(ours, theirs):
         assert o.shape == t.shape and str(o.dtype) == str(t.dtype)
-        # float32: a few ulps apart where paddle's kernels round differently
+        # float32: a few ulps apart where paddle's kernels round differently; rules such as
+        # tanh's 1 - out**2 cancel near |out| = 1, so the error is a few ulps of 1, not of
+        # the result (seen: 4.8e-7 on a gradient of 0.036)
         np.testing.assert_allclose(o.numpy(), t.numpy(),
                                    rtol=1e-5 if dtype == "float32" else 1e-12,
-                                   atol=1e-7 if dtype == "float32" else 0)
+                                   atol=1e-6 if dtype == "float32" else 0)

@@ -18,9 +18,9 @@ from ._ops import E, I, L, inplace, need
 from ._printing import tensor_repr
 from ._size import Size
 
-_RG = EngineTensor.__dict__["requires_grad"]  # the engine's slot, under our property
+_RG = EngineTensor.__dict__["_rg"]  # the engine's slot, under our property
 _rg_get, _rg_set = _RG.__get__, _RG.__set__
-_GRAD = EngineTensor.__dict__["grad"]
+_GRAD = EngineTensor.__dict__["_grad"]
 _grad_get = _GRAD.__get__
 NON_LEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -97,18 +97,6 @@ MAX_T, MIN_T, SORT_T = _pair("max"), _pair("min"), _pair("sort")
 class Tensor(EngineTensor):
     __slots__ = ()
     dialect = TORCH
-
-    @classmethod
-    def wrap(cls, data):
-        t = object.__new__(cls)
-        t.array = data
-        t.grad = None
-        t.node = None
-        _rg_set(t, False)
-        t._version = None
-        t._hooks = None
-        t.retains_grad = False
-        return t
 
     # torch.Tensor(data) builds a float32 tensor, torch.Tensor(2, 3) an uninitialised one
     def __new__(cls, *args, **kwargs):

@@ -21,12 +21,12 @@ class Parameter(Tensor):
             data = empty(0)
         t = object.__new__(cls)
         t.array = data.array
-        t.grad = None
+        t._grad = None
         t.node = None
         t._version = data.shared_version() if isinstance(data, EngineTensor) else None
         t._hooks = None
         t.retains_grad = False
-        EngineTensor.__dict__["requires_grad"].__set__(t, False)
+        t._rg = False  # the slot: the public name checks the flag
         if requires_grad:
             t.requires_grad = True
         return t
