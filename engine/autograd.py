@@ -253,7 +253,9 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     prev_mode = state.enabled
     state.enabled = create_graph
     # pending sums made by the scheduler's own add (never seen by anyone else): further
-    # gradients for the same input are added into them, without a new array each time
+    # gradients for the same input are added into them, without a new array each time.
+    # (Keys are ids of nodes and leaves, all alive until the end and each popped once: a
+    # popped id never comes back, so nothing is removed from ``owned``.)
     owned: set = set()
     quiet = backend_quiet()  # inf/nan in gradients are values, not warnings
     quiet.__enter__()
@@ -262,7 +264,6 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
             n = ready.pop()
             k = id(n)
             g = pending.pop(k, None)
-            owned.discard(k)
             if through is not None and k not in through:
                 # a requested input none of whose own inputs is requested: hooks only
                 if g is not None:
@@ -330,17 +331,16 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                         pending[pk] = plus(prev, gi)
                         if not create_graph:
                             owned.add(pk)
-                c = deps[pk] - 1
-                deps[pk] = c
-                if c == 0:
-                    if type(p) is Node:
-                        ready.append(p)
-                    else:
-                        gp = pending.pop(pk, None)
-                        owned.discard(pk)
-                        if gp is not None:
-                            _deliver(p, tensor(gp, gcls), targets, captured, accumulate,
-                                     create_graph)
+                c = deps[pk]
+                if c > 1:
+                    deps[pk] = c - 1
+                elif type(p) is Node:
+                    ready.append(p)
+                else:
+                    gp = pending.pop(pk, None)
+                    if gp is not None:
+                        _deliver(p, tensor(gp, gcls), targets, captured, accumulate,
+                                 create_graph)
     finally:
         state.enabled = prev_mode
         quiet.__exit__(None, None, None)

@@ -180,6 +180,16 @@ def _sig(key: tuple) -> tuple:
     return sig
 
 
+def unrecorded(cls, out_data):
+    """``out_data`` as a tensor outside any graph: an op's result under no_grad (an
+    inference tensor in inference mode).  Ops call it before assembling what ``record``
+    needs, which no_grad does not."""
+    t = cls.wrap(out_data)
+    if state.inference:
+        t._version = INFERENCE
+    return t
+
+
 def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None):
     """Wrap ``out_data`` as the result of ``op`` applied to ``inputs``.
 

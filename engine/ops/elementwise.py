@@ -22,7 +22,8 @@ from ..backend import (
     xp_of,
 )
 from ..dtypes import DIM, SCALAR, ZERO_DIM, PromotionError, result_type, scalar_dtype
-from ..tensor import Tensor, record
+from ..mode import state
+from ..tensor import Tensor, record, unrecorded
 from . import check_same_device, defop, spec
 from .testing import binary, unary
 
@@ -173,7 +174,8 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float
                     b = _const(table, y, a.dtype)
             elif cy is cx or cy in _TENSOR_TYPES:
                 b = y.array
-                if a.dtype != b.dtype or (float_result and a.dtype.kind != "f"):
+                if (a.dtype is not b.dtype and a.dtype != b.dtype) or (
+                        float_result and a.dtype.kind != "f"):
                     return _binary(opdef, find, x, y, saved, float_result, save_out)
             else:
                 return _binary(opdef, find, x, y, saved, float_result, save_out)
@@ -197,6 +199,8 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float
             out = find(a, b)(a, b)
         if type(out) is not ndarray:
             out = as_array(out)
+        if not state.enabled:
+            return unrecorded(cx, out)
         if both:
             saved_ = (None, y) if by_float and type(y) is float else (x, y)
         else:
@@ -406,31 +410,32 @@ def _def_unary(name, fn, vjp, save_in=False, save_out=False, float_only=True, ra
     """``fn``: the array-module function's name, or a forward written with ``xp_of``.
     Every unary rule multiplies, divides or selects: its gradients are new arrays."""
     opdef = defop(name, vjp, fresh=True, raw=raw)
+    fast = None  # numpy's ufunc, for the op to call itself on a float numpy array
     if isinstance(fn, str):
         find, ufunc = kernel(fn), getattr(host, fn)  # host-ok: called on numpy arrays only
 
         if isinstance(ufunc, host.ufunc):  # host-ok: numpy's type
+            fast = ufunc
+
             def fn(a):  # noqa: F811 - the name's function, numpy's fetched directly
                 return ufunc(a, out=_ARRAY_OUT) if type(a) is ndarray else find(a)(a)
         else:  # (round is not a ufunc)
             def fn(a):  # noqa: F811
                 return ufunc(a) if type(a) is ndarray else find(a)(a)
 
-    if float_only:
-        def op(x):
-            a = x.array
-            if a.dtype.kind != "f":
+    def op(x):
+        a = x.array
+        if fast is not None and type(a) is ndarray and a.dtype.kind == "f":
+            out = fast(a, out=_ARRAY_OUT)  # the common case, without fn's dispatch
+        else:
+            if float_only and a.dtype.kind != "f":
                 a = a.astype(default_float)
             out = fn(a)
-            if type(out) is not ndarray:
-                out = as_array(out)
-            return record(opdef, out, (x,), (x,) if save_in else (), None, save_out)
-    else:
-        def op(x):
-            out = fn(x.array)
-            if type(out) is not ndarray:
-                out = as_array(out)
-            return record(opdef, out, (x,), (x,) if save_in else (), None, save_out)
+        if type(out) is not ndarray:
+            out = as_array(out)
+        if not state.enabled:
+            return unrecorded(type(x), out)
+        return record(opdef, out, (x,), (x,) if save_in else (), None, save_out, type(x))
 
     op.__name__ = name
     return op

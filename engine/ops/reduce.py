@@ -7,9 +7,23 @@ import math
 
 from ..backend import MODULES, default_float, host, int64, ndarray, quiet
 from ..mode import state
-from ..tensor import record
+from ..tensor import record, unrecorded
 from . import defop, spec
-from .elementwise import abs, as_out, cast, div, exp, mul, ne, pow, scalar_for, sign, sub, where_
+from .elementwise import (
+    _ARRAY_OUT,
+    abs,
+    as_out,
+    cast,
+    div,
+    exp,
+    mul,
+    ne,
+    pow,
+    scalar_for,
+    sign,
+    sub,
+    where_,
+)
 from .shape import broadcast_to, checked_axis, flip, reshape, transpose, unsqueeze
 from .testing import with_axis
 
@@ -130,9 +144,21 @@ def _sum_raw(n, g):
 _sum = defop("sum", _sum_vjp, raw=_sum_raw)
 
 
+_ALL_AXES = tuple(tuple(range(n)) for n in range(65))  # sum()'s axes, by ndim
+
+
 def sum(x, axis=None, keepdims=False, dtype=None):
     """Sum over ``axis``; integer and bool inputs accumulate in int64 (as torch)."""
     a = x.array
+    if axis is None and dtype is None and type(a) is ndarray and a.dtype.kind == "f":
+        # the loss's sum(): what the general path below does, with less to decide
+        axes = _ALL_AXES[a.ndim]
+        out = _add_reduce(a, axes, keepdims=keepdims, out=_ARRAY_OUT)
+        if type(out) is not ndarray:
+            out = as_out(out)
+        if not state.enabled:
+            return unrecorded(type(x), out)
+        return record(_sum, out, (x,), (), (axes, keepdims), False, type(x))
     axes = reduce_axes(x, "sum", axis)
     if dtype is None and a.dtype.kind in "bui":
         dtype = int64

@@ -99,6 +99,8 @@ def _reduce_dims(dim, axis):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):  # noqa: A001,A002
+    if dim is None and axis is None and dtype is None and keepdims is None:
+        return R.sum(input, None, keepdim)  # the loss's sum(), with nothing to translate
     d = _reduce_dims(dim, axis)
     r = R.sum(input, d, keepdims if keepdims is not None else keepdim,
               None if dtype is None else _dtypes.to_np(dtype))

@@ -10,11 +10,8 @@ class _Bare(GradMode):
 
     def __new__(cls, orig_func=None):
         if orig_func is None:
-            return super().__new__(cls)
+            return object.__new__(cls)  # then GradMode.__init__(None): the class's mode
         return cls()(orig_func)
-
-    def __init__(self, orig_func=None) -> None:
-        super().__init__()
 
 
 class no_grad(_Bare):  # noqa: N801
