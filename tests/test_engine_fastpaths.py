@@ -159,6 +159,10 @@ def test_a_rule_marked_fresh_never_returns_its_incoming_gradient_or_a_view(spec)
     for r in node.op.vjp(node, g):
         if r is not None:
             assert r is not g and not np.shares_memory(r.array, g.array), node.op.name
+    if node.op.raw is not None:  # the same for the rule on bare arrays
+        for r in node.op.raw(node, g.array) or ():
+            if r is not None:
+                assert r is not g.array and not np.shares_memory(r, g.array), node.op.name
 
 
 def _grads_both_ways(monkeypatch, make):

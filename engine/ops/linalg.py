@@ -45,7 +45,7 @@ def _matmul_raw(n, g):
             a.swapaxes(-1, -2) @ g if p[1] is not None else None)
 
 
-_matmul = defop("matmul", _matmul_vjp, raw=_matmul_raw)
+_matmul = defop("matmul", _matmul_vjp, fresh=True, raw=_matmul_raw)  # new arrays from g
 _np_matmul = host.matmul  # numpy's, bound once: the fast path of the common case
 
 
