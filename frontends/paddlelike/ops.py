@@ -224,6 +224,8 @@ def numel(x, name=None):
 
 # ---------------------------------------------------------------- reductions
 def sum(x, axis=None, dtype=None, keepdim=False, name=None, **kwargs):  # noqa: A001
+    if axis is None and dtype is None and not kwargs:
+        return R.sum(x, None, keepdim)  # the loss's sum(), with nothing to translate
     if kwargs:
         # paddle's C binding: ``dim`` is an alias of ``axis``; anything else is refused
         if set(kwargs) - {"dim"}:
