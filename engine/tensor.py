@@ -181,9 +181,9 @@ def _sig(key: tuple) -> tuple:
 
 
 def unrecorded(cls, out_data):
-    """``out_data`` as a tensor outside any graph: an op's result under no_grad (an
-    inference tensor in inference mode).  Ops call it before assembling what ``record``
-    needs, which no_grad does not."""
+    """``out_data`` as an inference tensor: an op's result in inference mode.  Under
+    no_grad the fast paths return ``cls.wrap(out_data)`` (this in inference mode) before
+    assembling what ``record`` needs, which neither mode uses."""
     t = cls.wrap(out_data)
     if state.inference:
         t._version = INFERENCE

@@ -6,7 +6,9 @@
 - a backward that records nothing runs on bare arrays (ops' raw rules), and a raw rule
   hands an operand pair it cannot promote exactly to the tensor rule;
 - x * c and x / c keep only c; version checks are skipped for nodes made after the last
-  in-place change anywhere.
+  in-place change anywhere;
+- ops return before recording under no_grad and in inference mode, and mark inference
+  tensors all the same.
 """
 from __future__ import annotations
 
@@ -260,3 +262,30 @@ def test_a_change_after_the_node_is_still_caught_when_later_nodes_exist():
         backward([R.sum(b)], [None])
     backward([R.sum(later)], [None])  # saved x, unchanged: no error
     np.testing.assert_allclose(x.grad.array, -np.sin([1.0, 2.0]))
+
+
+_UNRECORDED = {
+    "x * float": lambda x: E.mul(x, 2.0),
+    "float * x": lambda x: E.mul(2.0, x),
+    "x * x": lambda x: E.mul(x, x),
+    "x * int x": lambda x: E.mul(x, Tensor(np.array([1, 2]))),  # the general binary path
+    "sin": E.sin,
+    "sin of int": lambda x: E.sin(Tensor(np.array([1, 2]))),  # the unary general path
+    "relu": E.relu,
+    "sum()": R.sum,
+    "sum(0)": lambda x: R.sum(x, 0),
+}
+
+
+@pytest.mark.parametrize("case", list(_UNRECORDED))
+def test_fast_paths_under_no_grad_and_inference_mode(case):
+    from engine.mode import InferenceMode
+    f, x = _UNRECORDED[case], _leaf([1.0, 2.0])
+    with no_grad():
+        out = f(x)
+        assert out.node is None and not out.requires_grad and not out.is_inference_tensor
+    with InferenceMode():
+        out = f(x)
+        assert out.node is None and not out.requires_grad and out.is_inference_tensor
+    out = f(x)  # grad mode: recorded where the input requires grad
+    assert (out.node is not None) == (case != "sin of int") and not out.is_inference_tensor

@@ -200,7 +200,7 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float
         if type(out) is not ndarray:
             out = as_array(out)
         if not state.enabled:
-            return unrecorded(cx, out)
+            return unrecorded(cx, out) if state.inference else cx.wrap(out)
         if both:
             saved_ = (None, y) if by_float and type(y) is float else (x, y)
         else:
@@ -434,7 +434,7 @@ def _def_unary(name, fn, vjp, save_in=False, save_out=False, float_only=True, ra
         if type(out) is not ndarray:
             out = as_array(out)
         if not state.enabled:
-            return unrecorded(type(x), out)
+            return unrecorded(type(x), out) if state.inference else type(x).wrap(out)
         return record(opdef, out, (x,), (x,) if save_in else (), None, save_out, type(x))
 
     op.__name__ = name

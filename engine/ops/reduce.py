@@ -157,7 +157,7 @@ def sum(x, axis=None, keepdims=False, dtype=None):
         if type(out) is not ndarray:
             out = as_out(out)
         if not state.enabled:
-            return unrecorded(type(x), out)
+            return unrecorded(type(x), out) if state.inference else type(x).wrap(out)
         return record(_sum, out, (x,), (), (axes, keepdims), False, type(x))
     axes = reduce_axes(x, "sum", axis)
     if dtype is None and a.dtype.kind in "bui":
