@@ -21,6 +21,7 @@ tensor around the array.  create_graph passes tensors, so that the rules are rec
 from __future__ import annotations
 
 import functools
+import operator
 
 from .backend import MODULES, as_array, host, ndarray
 from .backend import quiet as backend_quiet
@@ -37,24 +38,20 @@ def _ops():
 
 
 def _collect(root_nodes):
-    """All nodes reachable from root_nodes, parents before children reversed (post-order)."""
-    order = []
-    seen = set()
-    stack = [(n, False) for n in root_nodes]
+    """All nodes reachable from root_nodes, every node after all of its parents: by sequence
+    number, since a node is always made after its inputs' nodes (one push per node, and no
+    post-order bookkeeping)."""
+    seen = {id(n): n for n in root_nodes}
+    stack = list(seen.values())
     while stack:
-        n, done = stack.pop()
-        if done:
-            order.append(n)
-            continue
-        k = id(n)
-        if k in seen:
-            continue
-        seen.add(k)
-        stack.append((n, True))
-        for p in n.parents:
+        for p in stack.pop().parents:
             if type(p) is Node and id(p) not in seen:
-                stack.append((p, False))
-    return order  # every node after all of its parents
+                seen[id(p)] = p
+                stack.append(p)
+    return sorted(seen.values(), key=_by_seq)
+
+
+_by_seq = operator.attrgetter("seq")
 
 
 def _needed(order, targets, stop):

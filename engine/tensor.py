@@ -7,6 +7,7 @@ from .dialect import DEFAULT
 from .mode import anomaly, state
 
 _seq = itertools.count()
+_new = object.__new__
 # The sequence number of the latest in-place change of any tensor (nodes take theirs from
 # the same count): a node made after it saved nothing that has changed since.
 LAST_CHANGE = [0]
@@ -50,7 +51,7 @@ class Tensor:
     # -- construction without __init__, for the hot path
     @classmethod
     def wrap(cls, data):
-        t = object.__new__(cls)
+        t = _new(cls)
         t.array = data
         t._grad = None
         t.node = None

@@ -289,3 +289,48 @@ def test_fast_paths_under_no_grad_and_inference_mode(case):
         assert out.node is None and not out.requires_grad and out.is_inference_tensor
     out = f(x)  # grad mode: recorded where the input requires grad
     assert (out.node is not None) == (case != "sin of int") and not out.is_inference_tensor
+
+
+def _graph_nodes(*roots):
+    from engine.tensor import Node
+    seen, stack = {}, [t.node for t in roots if t.node is not None]
+    while stack:
+        n = stack.pop()
+        if id(n) not in seen:
+            seen[id(n)] = n
+            stack.extend(p for p in n.parents if type(p) is Node)
+    return list(seen.values())
+
+
+def test_every_node_is_made_after_the_nodes_of_its_inputs():
+    """grad() orders a graph's nodes by sequence number (autograd._collect): that is a
+    topological order only while every node is made after its parents, whatever made it
+    (ops, a custom function with two outputs, an in-place change of a view, create_graph)."""
+    import torchlike as torch
+    from engine.tensor import Node
+
+    class TwoOut(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a * 2.0, a.sin()
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            (a,) = ctx.saved_tensors
+            return g1 * 2.0 + g2 * a.cos()
+
+    x = torch.randn(3, 4, requires_grad=True, dtype=torch.float64)
+    u, v = TwoOut.apply(x * 1.5)
+    w = (u + v).exp().clone()
+    w[1].mul_(3.0)  # in place through a view: the base's history is rewritten
+    loss = (w @ x.T).tanh().sum()
+    (gx,) = torch.autograd.grad(loss, x, create_graph=True)
+    nodes = _graph_nodes(loss, gx)
+    assert len(nodes) > 15
+    for n in nodes:
+        for p in n.parents:
+            if type(p) is Node:
+                assert p.seq < n.seq, (p.name, n.name)
+    (gx2,) = torch.autograd.grad(gx.sum(), x)  # and grad() walks the second-order graph
+    assert np.isfinite(gx2.numpy()).all()
