@@ -18,10 +18,8 @@ from ._ops import E, I, L, inplace, need
 from ._printing import tensor_repr
 from ._size import Size
 
-_RG = EngineTensor.__dict__["_rg"]  # the engine's slot, under our property
-_rg_get, _rg_set = _RG.__get__, _RG.__set__
-_GRAD = EngineTensor.__dict__["_grad"]
-_grad_get = _GRAD.__get__
+# the engine's slots under our checking properties (methods use self._rg / self._grad)
+_RG, _GRAD = EngineTensor.__dict__["_rg"], EngineTensor.__dict__["_grad"]
 NON_LEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
@@ -35,7 +33,7 @@ NON_LEAF_GRAD = (
 def _get_grad(self):
     if self.node is not None and not self.retains_grad:
         warnings.warn(NON_LEAF_GRAD, UserWarning, stacklevel=2)
-    return _grad_get(self)
+    return self._grad
 
 
 def _set_requires_grad(self, flag) -> None:
@@ -43,14 +41,14 @@ def _set_requires_grad(self, flag) -> None:
         # the engine marks fresh op outputs; a user may only turn a leaf's flag
         if not flag:
             raise RuntimeError(NOT_LEAF)
-        _rg_set(self, True)
+        self._rg = True
         return
     if flag and self.array.dtype.kind != "f":
         raise RuntimeError("only Tensors of floating point and complex dtype can require "
                            "gradients")
     if flag and self._version is INFERENCE and not state.inference:
         raise TORCH.inference_requires_grad()
-    _rg_set(self, bool(flag))
+    self._rg = bool(flag)
 
 
 def _dims(args, name: str = "shape"):
@@ -116,7 +114,7 @@ class Tensor(EngineTensor):
     __array_priority__ = 1000  # numpy scalars and arrays defer to our reflected operators
 
     # ------------------------------------------------------------ autograd
-    requires_grad = property(_rg_get, _set_requires_grad)
+    requires_grad = property(_RG.__get__, _set_requires_grad)
     grad = property(_get_grad, _GRAD.__set__)
 
     def requires_grad_(self, requires_grad: bool = True):
@@ -128,7 +126,7 @@ class Tensor(EngineTensor):
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad and self._version is INFERENCE and not state.inference:
             raise TORCH.inference_requires_grad()
-        _rg_set(self, bool(requires_grad))
+        self._rg = bool(requires_grad)
         return self
 
     @property
@@ -148,16 +146,16 @@ class Tensor(EngineTensor):
 
     def detach_(self):
         self.node = None
-        _rg_set(self, False)
+        self._rg = False
         return self
 
     def retain_grad(self) -> None:
-        if not _rg_get(self):
+        if not self._rg:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         _hooks.retain_grad(self)
 
     def register_hook(self, hook):
-        if not _rg_get(self):
+        if not self._rg:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         from .autograd.graph import RemovableHandle
         return _hooks.register_hook(self, hook, RemovableHandle)
@@ -166,7 +164,7 @@ class Tensor(EngineTensor):
         if self.node is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
                                "tensors")
-        if not _rg_get(self):
+        if not self._rg:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         from .autograd.graph import RemovableHandle
         return _hooks.register_post_accumulate_grad_hook(self, hook, RemovableHandle)
@@ -642,7 +640,7 @@ def backward_inputs(inputs) -> tuple:
 
 def _check_whole_inplace(t) -> None:
     """zero_/fill_ are setitem in the engine, but torch words them as whole-tensor ops."""
-    if state.enabled and t.node is None and _rg_get(t):
+    if state.enabled and t.node is None and t._rg:
         raise TORCH.inplace_on_leaf(False)
 
 
