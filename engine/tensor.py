@@ -4,7 +4,7 @@ from __future__ import annotations
 import itertools
 
 from .dialect import DEFAULT
-from .mode import anomaly, state
+from .mode import anomaly, grad_enabled, inference_on
 
 _seq = itertools.count()
 _new = object.__new__
@@ -91,7 +91,7 @@ class Tensor:
     def set_requires_grad(self, flag: bool) -> None:
         if flag and self.array.dtype.kind != "f":
             raise self.dialect.int_requires_grad(self.array.dtype)
-        if flag and self._version is INFERENCE and not state.inference:
+        if flag and self._version is INFERENCE and not inference_on():
             raise self.dialect.inference_requires_grad()
         self._rg = bool(flag)
 
@@ -186,7 +186,7 @@ def unrecorded(cls, out_data):
     no_grad the fast paths return ``cls.wrap(out_data)`` (this in inference mode) before
     assembling what ``record`` needs, which neither mode uses."""
     t = cls.wrap(out_data)
-    if state.inference:
+    if inference_on():
         t._version = INFERENCE
     return t
 
@@ -203,8 +203,8 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
                 cls = type(x)
                 break
     t = cls.wrap(out_data)
-    if not state.enabled or op.vjp is None:
-        if state.inference:
+    if not grad_enabled() or op.vjp is None:
+        if inference_on():
             t._version = INFERENCE
         return t
     n = len(inputs)
@@ -212,7 +212,7 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
         x = inputs[0]
         if not (isinstance(x, Tensor) and x._rg):
             return t
-        if state.inference:
+        if inference_on():
             t._version = INFERENCE
             return t
         a = x.array
@@ -225,7 +225,7 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
         ry = isinstance(y, Tensor) and y._rg
         if not (rx or ry):
             return t
-        if state.inference:
+        if inference_on():
             t._version = INFERENCE
             return t
         if rx and ry:
@@ -248,7 +248,7 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
                 break
         if not needs:
             return t
-        if state.inference:  # enable_grad inside inference mode still records nothing
+        if inference_on():  # enable_grad inside inference mode still records nothing
             t._version = INFERENCE
             return t
         parents, shapes, dtypes = [], [], []
