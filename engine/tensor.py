@@ -203,17 +203,15 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
                 cls = type(x)
                 break
     t = cls.wrap(out_data)
+    if inference_on():  # nothing is recorded in inference mode, even under enable_grad
+        t._version = INFERENCE
+        return t
     if not grad_enabled() or op.vjp is None:
-        if inference_on():
-            t._version = INFERENCE
         return t
     n = len(inputs)
     if n == 1:  # the common arities without lists: one pass over the inputs
         x = inputs[0]
         if not (isinstance(x, Tensor) and x._rg):
-            return t
-        if inference_on():
-            t._version = INFERENCE
             return t
         a = x.array
         parents = (x.node or x,)
@@ -224,9 +222,6 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
         rx = isinstance(x, Tensor) and x._rg
         ry = isinstance(y, Tensor) and y._rg
         if not (rx or ry):
-            return t
-        if inference_on():
-            t._version = INFERENCE
             return t
         if rx and ry:
             a, b = x.array, y.array
@@ -247,9 +242,6 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
                 needs = True
                 break
         if not needs:
-            return t
-        if inference_on():  # enable_grad inside inference mode still records nothing
-            t._version = INFERENCE
             return t
         parents, shapes, dtypes = [], [], []
         for x in inputs:

@@ -514,6 +514,18 @@ def inference_enable_grad_inside(t):
             return t.is_grad_enabled(), y.requires_grad, y.is_inference()
 
 
+def inference_enable_grad_inside_no_grad_inputs(t):
+    # results are inference tensors in inference mode whatever the grad mode says, also
+    # when no input requires grad (views of normal tensors are not: left out here)
+    x = t.tensor([0.5, 1.0])
+    w = t.tensor([[1.0], [2.0]])
+    with t.inference_mode():
+        with t.enable_grad():
+            ys = (x * 2, 2.0 + x, x * x, t.sin(x), x.sum(), x.mean(), x @ w, t.relu(x),
+                  t.cat([x, x]), x.exp())
+            return [(y.is_inference(), y.requires_grad) for y in ys]
+
+
 def set_grad_enabled_decorator(t):
     @t.autograd.set_grad_enabled(False)
     def f():
