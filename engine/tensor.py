@@ -4,7 +4,7 @@ from __future__ import annotations
 import itertools
 
 from .dialect import DEFAULT
-from .mode import anomaly, grad_enabled, inference_on
+from .mode import anomaly, state
 
 _seq = itertools.count()
 _new = object.__new__
@@ -91,7 +91,7 @@ class Tensor:
     def set_requires_grad(self, flag: bool) -> None:
         if flag and self.array.dtype.kind != "f":
             raise self.dialect.int_requires_grad(self.array.dtype)
-        if flag and self._version is INFERENCE and not inference_on():
+        if flag and self._version is INFERENCE and not state.inference:
             raise self.dialect.inference_requires_grad()
         self._rg = bool(flag)
 
@@ -186,7 +186,7 @@ def unrecorded(cls, out_data):
     no_grad the fast paths return ``cls.wrap(out_data)`` (this in inference mode) before
     assembling what ``record`` needs, which neither mode uses."""
     t = cls.wrap(out_data)
-    if inference_on():
+    if state.inference:
         t._version = INFERENCE
     return t
 
@@ -203,10 +203,10 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
                 cls = type(x)
                 break
     t = cls.wrap(out_data)
-    if inference_on():  # nothing is recorded in inference mode, even under enable_grad
+    if state.inference:  # nothing is recorded in inference mode, even under enable_grad
         t._version = INFERENCE
         return t
-    if not grad_enabled() or op.vjp is None:
+    if not state.enabled or op.vjp is None:
         return t
     n = len(inputs)
     if n == 1:  # the common arities without lists: one pass over the inputs

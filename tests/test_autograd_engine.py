@@ -221,6 +221,19 @@ def test_inference_mode_is_per_thread():
     assert seen == [(False, True)]
 
 
+def test_grad_mode_is_per_thread_not_per_context():
+    # torch's mode is thread-local. Notebook kernels may run each cell in a copied context
+    # (an asyncio task): set_grad_enabled(False) in one cell must still hold in the next.
+    import contextvars
+
+    from engine.mode import set_grad_enabled_flag
+    contextvars.copy_context().run(set_grad_enabled_flag, False)
+    try:
+        assert not state.enabled
+    finally:
+        set_grad_enabled_flag(True)
+
+
 def test_backward_inside_no_grad_on_a_graph_built_outside():
     x = leaf([1.0, 2.0])
     y = total(E.mul(x, x))
