@@ -183,8 +183,14 @@ Worker._send_checked = _send_checked
 
 
 # ====================================================================== timing
+# OpenBLAS's idle threads spin for about 2^28 cycles (0.1 s here) after a call before they
+# sleep: with more than one thread, a system timed at once after another would share the cores
+# with the other's spinning threads (the 2-thread C medians of ours and of numpy doubled).
+SETTLE_S = 0.25
+
+
 def time_workloads(workers: dict, names, status: dict, rounds_override: int | None,
-                   clock: str = "wall") -> dict:
+                   clock: str = "wall", threads: int = 1) -> dict:
     samples = {}
     systems = list(workers)
     for name in names:
@@ -206,6 +212,8 @@ def time_workloads(workers: dict, names, status: dict, rounds_override: int | No
                     continue
                 if got is not None:
                     samples.setdefault((system, name), []).extend(got["samples"])
+                if threads > 1:
+                    time.sleep(SETTLE_S)  # the BLAS threads just used go idle first
             print(f"  timed {name} round {r + 1}/{rounds}", flush=True)
     return samples
 
@@ -370,7 +378,8 @@ def main(argv=None) -> int:
         infos = {s: w.ask("init", system=s, threads=args.threads, device=device)
                  if w.info is None
                  else w.info["ok"] for s, w in workers.items()}
-        samples = time_workloads(workers, names, status, args.rounds, args.clock)
+        samples = time_workloads(workers, names, status, args.rounds, args.clock,
+                                 args.threads)
         stats = summarize(samples)
         curve = {} if args.no_extras else time_curve(workers, notes, args.clock)
     finally:
@@ -391,7 +400,7 @@ def main(argv=None) -> int:
             print("workload C at 2 threads", flush=True)
             workers2 = {s: Worker(s, 2, log) for s in systems}
             try:
-                samples2 = time_workloads(workers2, ["C"], status, args.rounds)
+                samples2 = time_workloads(workers2, ["C"], status, args.rounds, threads=2)
             finally:
                 for w in workers2.values():
                     w.close()

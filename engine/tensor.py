@@ -4,7 +4,7 @@ from __future__ import annotations
 import itertools
 
 from .dialect import DEFAULT
-from .mode import anomaly, state
+from .mode import INFERENCE_ON, anomaly, state
 
 _seq = itertools.count()
 _new = object.__new__
@@ -186,7 +186,7 @@ def unrecorded(cls, out_data):
     no_grad the fast paths return ``cls.wrap(out_data)`` (this in inference mode) before
     assembling what ``record`` needs, which neither mode uses."""
     t = cls.wrap(out_data)
-    if state.inference:
+    if state.mode & INFERENCE_ON:
         t._version = INFERENCE
     return t
 
@@ -203,10 +203,12 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
                 cls = type(x)
                 break
     t = cls.wrap(out_data)
-    if state.inference:  # nothing is recorded in inference mode, even under enable_grad
-        t._version = INFERENCE
+    mode = state.mode
+    if mode:  # grad off, or inference mode (nothing recorded even under enable_grad)
+        if mode & INFERENCE_ON:
+            t._version = INFERENCE
         return t
-    if not state.enabled or op.vjp is None:
+    if op.vjp is None:
         return t
     n = len(inputs)
     if n == 1:  # the common arities without lists: one pass over the inputs

@@ -22,7 +22,7 @@ from ..backend import (
     xp_of,
 )
 from ..dtypes import DIM, SCALAR, ZERO_DIM, PromotionError, result_type, scalar_dtype
-from ..mode import state
+from ..mode import INFERENCE_ON, state
 from ..tensor import Tensor, record, unrecorded
 from . import check_same_device, defop, spec
 from .testing import binary, unary
@@ -199,8 +199,9 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float
             out = find(a, b)(a, b)
         if type(out) is not ndarray:
             out = as_array(out)
-        if not state.enabled:
-            return unrecorded(cx, out) if state.inference else cx.wrap(out)
+        mode = state.mode
+        if mode:  # grad off or inference mode: nothing recorded
+            return unrecorded(cx, out) if mode & INFERENCE_ON else cx.wrap(out)
         if both:
             saved_ = (None, y) if by_float and type(y) is float else (x, y)
         else:
@@ -433,8 +434,9 @@ def _def_unary(name, fn, vjp, save_in=False, save_out=False, float_only=True, ra
             out = fn(a)
         if type(out) is not ndarray:
             out = as_array(out)
-        if not state.enabled:
-            return unrecorded(type(x), out) if state.inference else type(x).wrap(out)
+        mode = state.mode
+        if mode:  # grad off or inference mode: nothing recorded
+            return unrecorded(type(x), out) if mode & INFERENCE_ON else type(x).wrap(out)
         return record(opdef, out, (x,), (x,) if save_in else (), None, save_out, type(x))
 
     op.__name__ = name

@@ -6,7 +6,7 @@ import builtins
 import math
 
 from ..backend import MODULES, default_float, host, int64, ndarray, quiet
-from ..mode import state
+from ..mode import GRAD_OFF, INFERENCE_ON, state
 from ..tensor import record, unrecorded
 from . import defop, spec
 from .elementwise import (
@@ -70,7 +70,7 @@ _SMALL = 4096  # elements: below this a filled copy is cheaper than numpy's broa
 def _spread(g, n, axes, keepdims):
     """The output gradient ``g`` broadcast back over the input's shape."""
     shape = n.shapes[0]
-    if (not state.enabled or not g.requires_grad) and math.prod(shape) <= _SMALL:
+    if (state.mode & GRAD_OFF or not g.requires_grad) and math.prod(shape) <= _SMALL:
         # (nothing would record the spread of a gradient that requires no grad either)
         return type(g).wrap(_filled(g.array, shape, axes, keepdims))
     return broadcast_to(expand_reduced(g, shape, axes, keepdims), shape)
@@ -156,8 +156,9 @@ def sum(x, axis=None, keepdims=False, dtype=None):
         out = _add_reduce(a, axes, keepdims=keepdims, out=_ARRAY_OUT)
         if type(out) is not ndarray:
             out = as_out(out)
-        if not state.enabled:
-            return unrecorded(type(x), out) if state.inference else type(x).wrap(out)
+        mode = state.mode
+        if mode:  # grad off or inference mode: nothing recorded
+            return unrecorded(type(x), out) if mode & INFERENCE_ON else type(x).wrap(out)
         return record(_sum, out, (x,), (), (axes, keepdims), False, type(x))
     axes = reduce_axes(x, "sum", axis)
     if dtype is None and a.dtype.kind in "bui":
