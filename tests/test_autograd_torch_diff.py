@@ -526,6 +526,34 @@ def inference_enable_grad_inside_no_grad_inputs(t):
             return [(y.is_inference(), y.requires_grad) for y in ys]
 
 
+def inference_factories(t):
+    # every tensor a factory makes in inference mode is an inference tensor
+    import numpy as np
+    like = t.ones(2, 3)
+    with t.inference_mode():
+        made = [t.ones(2), t.zeros(2), t.tensor([1.0]), t.arange(3), t.rand(2),
+                t.full((2,), 1.0), t.empty(2), t.eye(2), t.linspace(0, 1, 3),
+                t.zeros_like(like), t.ones_like(like), t.full_like(like, 2.0),
+                t.randn_like(like), t.from_numpy(np.ones(2)), t.as_tensor(np.ones(2))]
+    return [m.is_inference() for m in made]
+
+
+def inference_views_of_normal_tensors(t):
+    # views of a normal tensor made in inference mode stay normal tensors (and can be
+    # changed in place outside it); copies and views of inference tensors are inference
+    x = t.ones(2, 3)
+    with t.inference_mode():
+        views = [x[0], x.view(3, 2), x.reshape(6), x.T, x.transpose(0, 1), x.unsqueeze(0),
+                 x[0:1].expand(2, 3), x.flatten(), x.t(), x.detach(), x[:, 1]]
+        copies = [x.clone(), x[x > 0], x[[0, 1]], x.to(t.float64), x.T.reshape(6)]
+        inner = t.ones(2, 3)
+        inner_views = [inner[0], inner.view(6), inner.T]
+    flags = [[v.is_inference() for v in group] for group in (views, copies, inner_views)]
+    views[0].add_(1)
+    views[3].mul_(2)
+    return flags, x
+
+
 def set_grad_enabled_decorator(t):
     @t.autograd.set_grad_enabled(False)
     def f():

@@ -26,7 +26,7 @@ from ..backend import (
     to_device,
     xp_of,
 )
-from ..tensor import Tensor
+from ..tensor import Tensor, unrecorded
 from . import check_same_device
 
 
@@ -193,16 +193,16 @@ def fill_dtype(value):
 
 
 def zeros(cls, shape, dtype=default_float, *, device=None):
-    return cls.wrap(module_for(device).zeros(_check_shape(cls, "zeros", shape), dtype=dtype))
+    return unrecorded(cls, module_for(device).zeros(_check_shape(cls, "zeros", shape), dtype=dtype))
 
 
 def ones(cls, shape, dtype=default_float, *, device=None):
-    return cls.wrap(module_for(device).ones(_check_shape(cls, "ones", shape), dtype=dtype))
+    return unrecorded(cls, module_for(device).ones(_check_shape(cls, "ones", shape), dtype=dtype))
 
 
 def empty(cls, shape, dtype=default_float, *, device=None):
     """Uninitialised in torch; zeros here (deterministic)."""
-    return cls.wrap(module_for(device).zeros(_check_shape(cls, "empty", shape), dtype=dtype))
+    return unrecorded(cls, module_for(device).zeros(_check_shape(cls, "empty", shape), dtype=dtype))
 
 
 def _fill_value(value, xp):
@@ -217,7 +217,7 @@ def full(cls, shape, fill_value, dtype=None, *, device=None):
     if dtype is None:
         dtype = value.dtype if is_array(value) else fill_dtype(value)
     xp = module_for(device)
-    return cls.wrap(xp.full(_check_shape(cls, "full", shape), _fill_value(value, xp),
+    return unrecorded(cls, xp.full(_check_shape(cls, "full", shape), _fill_value(value, xp),
                             dtype=dtype))
 
 
@@ -247,7 +247,7 @@ def arange(cls, start, end=None, step=1, dtype=None, *, device=None):
             out = range_values(float(start), float(step), n, dtype, xp)
         else:
             out = (xp.arange(n, dtype=float64) * float(step) + float(start)).astype(dtype)
-    return cls.wrap(out)
+    return unrecorded(cls, out)
 
 
 def linspace(cls, start, end, steps, dtype=default_float, *, device=None):
@@ -259,17 +259,17 @@ def linspace(cls, start, end, steps, dtype=default_float, *, device=None):
     xp = module_for(device)
     dtype = xp.dtype(dtype)
     if steps == 0:
-        return cls.wrap(xp.zeros(0, dtype=dtype))
+        return unrecorded(cls, xp.zeros(0, dtype=dtype))
     if dtype.kind == "f":
-        return cls.wrap(linspace_values(start, end, steps, dtype, xp))
+        return unrecorded(cls, linspace_values(start, end, steps, dtype, xp))
     step = (float(end) - float(start)) / (steps - 1) if steps > 1 else 0.0
     i = xp.arange(steps, dtype=float64)
     vals = xp.where(i < steps // 2, i * step + start, (steps - i - 1) * -step + end)
-    return cls.wrap(vals.astype(dtype))
+    return unrecorded(cls, vals.astype(dtype))
 
 
 def eye(cls, n, m=None, dtype=default_float, *, device=None):
-    return cls.wrap(module_for(device).eye(int(n), int(n) if m is None else int(m),
+    return unrecorded(cls, module_for(device).eye(int(n), int(n) if m is None else int(m),
                                            dtype=dtype))
 
 
@@ -279,14 +279,14 @@ def _gen(generator):
 
 def rand(cls, shape, dtype=default_float, generator=None, *, device=None):
     """Uniform on [0, 1)."""
-    return cls.wrap(from_host(_gen(generator).random(_check_shape(cls, "rand", shape), dtype),
-                              device))
+    values = _gen(generator).random(_check_shape(cls, "rand", shape), dtype)
+    return unrecorded(cls, from_host(values, device))
 
 
 def randn(cls, shape, dtype=default_float, generator=None, *, device=None):
     """Standard normal."""
     values = _gen(generator).normal(_check_shape(cls, "randn", shape), dtype=dtype)
-    return cls.wrap(from_host(values, device))
+    return unrecorded(cls, from_host(values, device))
 
 
 def randint(cls, low, high, shape, dtype=int64, generator=None, *, device=None):
@@ -295,13 +295,13 @@ def randint(cls, low, high, shape, dtype=int64, generator=None, *, device=None):
         raise cls.dialect.invalid("randint", f"random_ expects 'from' to be less than 'to', "
                                   f"but got from={low} >= to={high}", low=low, high=high)
     values = _gen(generator).integers(low, high, _check_shape(cls, "randint", shape), dtype)
-    return cls.wrap(from_host(values, device))
+    return unrecorded(cls, from_host(values, device))
 
 
 def uniform(cls, shape, low=0.0, high=1.0, dtype=default_float, generator=None, *,
             device=None):
     values = _gen(generator).uniform(_check_shape(cls, "uniform", shape), low, high, dtype)
-    return cls.wrap(from_host(values, device))
+    return unrecorded(cls, from_host(values, device))
 
 
 def normal(cls, mean=0.0, std=1.0, shape=None, dtype=None, generator=None, *, device=None):
@@ -329,7 +329,7 @@ def normal(cls, mean=0.0, std=1.0, shape=None, dtype=None, generator=None, *, de
     except TypeError:
         check_same_device(cls, "normal", z, *arrays)
         raise
-    return cls.wrap(as_array(out).astype(dtype))  # a 0-d result is a numpy scalar
+    return unrecorded(cls, as_array(out).astype(dtype))  # a 0-d result is a numpy scalar
 
 
 def _like(x, dtype):
@@ -339,12 +339,12 @@ def _like(x, dtype):
 
 def zeros_like(x, dtype=None):
     xp, shape, dtype = _like(x, dtype)
-    return type(x).wrap(xp.zeros(shape, dtype=dtype))
+    return unrecorded(type(x), xp.zeros(shape, dtype=dtype))
 
 
 def ones_like(x, dtype=None):
     xp, shape, dtype = _like(x, dtype)
-    return type(x).wrap(xp.ones(shape, dtype=dtype))
+    return unrecorded(type(x), xp.ones(shape, dtype=dtype))
 
 
 def empty_like(x, dtype=None):
@@ -353,7 +353,7 @@ def empty_like(x, dtype=None):
 
 def full_like(x, fill_value, dtype=None):
     xp, shape, dtype = _like(x, dtype)
-    return type(x).wrap(xp.full(shape, _fill_value(fill_value, xp), dtype=dtype))
+    return unrecorded(type(x), xp.full(shape, _fill_value(fill_value, xp), dtype=dtype))
 
 
 def rand_like(x, dtype=None, generator=None):

@@ -5,6 +5,7 @@ import warnings
 
 from engine.backend import device_of, is_array, to_device
 from engine.tensor import Tensor as EngineTensor
+from engine.tensor import unrecorded
 
 from . import _dtypes
 from ._device import move, resolve
@@ -47,7 +48,7 @@ def tensor(data, dtype=None, device=None, requires_grad: bool = False, pin_memor
         array = C.infer_array(data, _dtypes.to_np(dtype))
     else:
         array = C.infer_array(data, _dtypes.to_np(dtype), device=dev)
-    return _finish(Tensor.wrap(array), requires_grad)
+    return _finish(unrecorded(Tensor, array), requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -57,12 +58,12 @@ def as_tensor(data, dtype=None, device=None):
         return move(t, dev)
     if is_array(data) and (dtype is None or data.dtype == _dtypes.to_np(dtype)):
         # shares memory, as torch does for numpy arrays (a copy when it moves)
-        return Tensor.wrap(data if dev is None else to_device(data, dev))
+        return unrecorded(Tensor, data if dev is None else to_device(data, dev))
     return tensor(data, dtype, device)
 
 
 def from_numpy(array):
-    return Tensor.wrap(array)
+    return unrecorded(Tensor, array)
 
 
 def _factory(name: str):
