@@ -17,6 +17,28 @@ import numpy as np
 from . import workloads as W
 
 
+def post_order(root) -> list:
+    """Every node reachable from ``root``, each after its parents."""
+    order, seen, stack = [], set(), [(root, False)]
+    while stack:
+        n, done = stack.pop()
+        if done:
+            order.append(n)
+        elif id(n) not in seen:
+            seen.add(id(n))
+            stack.append((n, True))
+            stack.extend((p, False) for p in n.parents)
+    return order
+
+
+def send(grads: dict, n, g) -> None:
+    """Add the gradients of ``n``'s rule into ``grads`` (by the parents' ids)."""
+    for p, gp in zip(n.parents, n.rule(g)):
+        if gp is not None:
+            k = id(p)
+            grads[k] = gp if k not in grads else grads[k] + gp
+
+
 class Bare:
     """A value, its gradient, its parents, and its rule (a closure over what it needs)."""
 
@@ -48,26 +70,13 @@ class Bare:
         return Bare(a.sum(), (self,), lambda g: (np.full(a.shape, g, a.dtype),))
 
     def backward(self) -> None:
-        order, seen, stack = [], set(), [(self, False)]
-        while stack:  # post-order: every node after its parents
-            n, done = stack.pop()
-            if done:
-                order.append(n)
-            elif id(n) not in seen:
-                seen.add(id(n))
-                stack.append((n, True))
-                stack.extend((p, False) for p in n.parents)
         grads = {id(self): np.array(1, self.a.dtype)}
-        for n in reversed(order):
+        for n in reversed(post_order(self)):
             g = grads.pop(id(n))
             if n.rule is None:
                 n.g = g if n.g is None else n.g + g
                 continue
-            for p, gp in zip(n.parents, n.rule(g)):
-                if gp is None:
-                    continue
-                k = id(p)
-                grads[k] = gp if k not in grads else grads[k] + gp
+            send(grads, n, g)
 
 
 class BareMath:
@@ -138,15 +147,7 @@ def vcos(v):
 
 def var_grad(out, x, create_graph: bool):
     """d out / d x: every node after its parents (post-order), rules in reverse."""
-    order, seen, stack = [], set(), [(out, False)]
-    while stack:
-        n, done = stack.pop()
-        if done:
-            order.append(n)
-        elif id(n) not in seen:
-            seen.add(id(n))
-            stack.append((n, True))
-            stack.extend((p, False) for p in n.parents)
+    order = post_order(out)
     RECORD[0] = create_graph
     try:
         grads = {id(out): Var(np.ones_like(out.a))}
@@ -156,11 +157,7 @@ def var_grad(out, x, create_graph: bool):
                 return g
             if g is None or n.rule is None:
                 continue
-            for p, gp in zip(n.parents, n.rule(g)):
-                if gp is None:
-                    continue
-                k = id(p)
-                grads[k] = gp if k not in grads else grads[k] + gp
+            send(grads, n, g)
     finally:
         RECORD[0] = True
     return None

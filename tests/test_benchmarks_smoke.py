@@ -34,6 +34,22 @@ def test_the_bare_autograd_of_the_floor_benchmark_computes_workload_a():
     np.testing.assert_allclose(floor.bare_a_gradient(), want, rtol=1e-5)
 
 
+def test_the_create_graph_autograd_of_the_floor_benchmark_computes_workload_f():
+    """The same for F: its minimal autograd must differentiate its own backward, three times,
+    and its second derivative (through create_graph) must be the real one, -sin(x)."""
+    import numpy as np
+
+    from benchmarks import floor
+    from benchmarks import workloads as W
+    x = floor.Var(W.chain_input(1000), req=True)
+    want = W.build(W.NumpyStyle(), "F").grads()[0]
+    np.testing.assert_allclose(floor.bare_f(x).a, want, rtol=1e-5, atol=1e-6)
+    g1 = floor.var_grad(floor.vsin(x).sum(), x, True)
+    g2 = floor.var_grad(g1.sum(), x, True)
+    np.testing.assert_allclose(g2.a, -np.sin(x.a), rtol=1e-5, atol=1e-6)
+    assert g2.req and not floor.var_grad(g1.sum(), x, False).req
+
+
 def test_a_gradient_mismatch_fails_the_run():
     r = _smoke({"JANUSGRAD_BENCH_SKEW": "paddlelike"})
     assert r.returncode != 0
