@@ -29,6 +29,9 @@ class Dialect:
     host_scalars_join_devices = False
     # grad() runs the hooks of a leaf among its inputs (torch) or not (paddle).
     leaf_hooks_in_grad = True
+    # an in-place change of a view rewrites its base's history too (torch's CopySlices), or
+    # changes the base's memory only (paddle).
+    inplace_view_rebases_base = False
 
     def op_name(self, op: str) -> str:
         return op
@@ -57,6 +60,12 @@ class Dialect:
     def inplace_on_leaf(self, view: bool) -> Exception:
         """An in-place change of a leaf that requires grad (``view``: through indexing)."""
         return RuntimeError("a leaf tensor that requires grad is used in an in-place operation")
+
+    def overlapping_write(self) -> Exception:
+        """An in-place op into a tensor whose elements share memory (an expanded view)."""
+        return RuntimeError("unsupported operation: more than one element of the written-to "
+                            "tensor refers to a single memory location. Please clone() the "
+                            "tensor before performing the operation.")
 
     def saved_modified(self, tensor, node, is_output: bool, version: int,
                        expected: int) -> Exception:

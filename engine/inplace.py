@@ -12,6 +12,7 @@ from .mode import state
 from .ops import check_same_device, defop, spec
 from .ops.testing import array, small_shape
 from .tensor import INFERENCE, Tensor, record
+from .views import base_of
 
 
 def _records(x, others) -> bool:
@@ -54,8 +55,17 @@ def _write(x, result) -> None:
             f"{target.dtype}", result_dtype=data.dtype, target_dtype=target.dtype)
     if type(data) is not type(target):  # e.g. a host tensor updated with a device one
         check_same_device(type(x), "inplace", target, data)
+    if _overlapping(target):
+        raise x.dialect.overlapping_write()
     target[...] = data
     x.bump_version()
+
+
+def _overlapping(a) -> bool:
+    """Whether elements of ``a`` share memory (a broadcast view: numpy's are read-only)."""
+    if type(a) is ndarray:
+        return not a.flags.writeable and 0 in a.strides
+    return a.size > 1 and 0 in a.strides
 
 
 def _adopt(x, result) -> None:
@@ -108,12 +118,15 @@ def update(x, fn, *args):
         _write(x, result)
         return x
     _check_leaf(x, view=False)
+    view = _view_in_graph(x)
     old = _snapshot(x)
     # x as another operand is saved as x itself (as torch does): the write below
     # changes its version, so a rule that needs it refuses to run (x.mul_(x))
     result = fn(old, *args)
     _write(x, result)
     _adopt(x, result)
+    if view is not None:
+        _rebase(*view, x)
     n = result.node
     if n is not None and n.out_version is not None and not _out_unused(n):
         # the op saved its output, which is x from now on: later writes to x count
@@ -202,6 +215,7 @@ def setitem(x, key, value):
         x.bump_version()
         return x
     _check_leaf(x, view=True)
+    view = _view_in_graph(x)
     old = _snapshot(x)
     out = old.array.copy()
     out[akey] = v
@@ -211,7 +225,46 @@ def setitem(x, key, value):
     x.array[...] = out
     x.bump_version()
     _adopt(x, result)
+    if view is not None:
+        _rebase(*view, x)
     return x
+
+
+# ---------------------------------------------------------------- views (torch's CopySlices)
+def _view_in_graph(x):
+    """(base, replay) when a recorded in-place change of ``x`` must also rewrite its base's
+    history (x is a view and the dialect asks for it); refuses a view of a leaf that
+    requires grad, as torch does."""
+    if not x.dialect.inplace_view_rebases_base:
+        return None
+    found = base_of(x)
+    if found is not None and found[0].requires_grad and found[0].node is None:
+        raise x.dialect.inplace_on_leaf(True)
+    return found
+
+
+def _rebase(base, replay, view) -> None:
+    """``view`` was changed in place (its new values are in the base's memory already):
+    the base becomes its old value with the view's elements replaced by ``view``'s."""
+    from .mode import no_grad
+    old = type(base).wrap(base.array)  # the values the rule needs are none: its history
+    old.node, old._rg = base.node, base._rg
+    mask = xp_of(base.array).ones_like(base.array)
+    with no_grad():
+        replay(type(base).wrap(mask)).array[...] = 0  # 0 where the view's elements are
+    result = record(_copy_slices, base.array, (old, view), attrs=(replay, type(base).wrap(mask)))
+    _adopt(base, result)  # (the write through the view has counted the base's version)
+
+
+def _copy_slices_vjp(n, g):
+    from .ops.elementwise import clone, mul
+    replay, mask = n.attrs
+    g_base = mul(g, mask) if n.parents[0] is not None else None
+    g_view = clone(replay(g)) if n.parents[1] is not None else None
+    return g_base, g_view
+
+
+_copy_slices = defop("copy_slices", _copy_slices_vjp)
 
 
 def fill(x, value):
@@ -241,3 +294,25 @@ def _make_set_head(draw, st, hnp):
 
 
 spec("setitem", _set_head, _make_set_head, ref=_set_head_ref)
+
+
+def _double_head(x, v):
+    """clone(x) with its first row replaced by 2*v through a view of it: an in-place change
+    of a view (torch's CopySlices), as a pure function."""
+    from .ops.elementwise import clone, mul
+    from .ops.index import getitem
+    y = clone(x)
+    head = getitem(y, slice(0, 1))
+    new = mul(v, 2.0)
+    head.array[...] = new.array  # the write through the view
+    _rebase(y, base_of(head)[1], new)
+    return y
+
+
+def _double_head_ref(a, v):
+    out = a.copy()
+    out[0:1] = 2 * v
+    return out
+
+
+spec("copy_slices", _double_head, _make_set_head, ref=_double_head_ref)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import types
+import weakref
 
 import numpy as np
 
@@ -47,12 +48,19 @@ _TRANSFERS = frozenset({"array", "asarray", "ascontiguousarray"})
 class FakeGpuArray:
     """Device data: a numpy array behind an interface numpy does not understand."""
 
-    __slots__ = ("_a",)
+    __slots__ = ("_a", "__weakref__")
     __array_ufunc__ = None  # numpy ufuncs raise TypeError on it, as with cupy arrays
     __array_priority__ = 1000
 
     def __init__(self, a: np.ndarray) -> None:
         self._a = a
+        _HOLDERS[id(a)] = self
+
+    @property
+    def base(self):
+        """The device array this one is a view of (the same object, as cupy's ``base``)."""
+        b = self._a.base
+        return None if b is None else _HOLDERS.get(id(b))
 
     def __array__(self, *args, **kwargs):
         raise TypeError("Implicit conversion to a NumPy array is not allowed. "
@@ -135,6 +143,11 @@ for _name in ("add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mo
               "invert iadd isub imul itruediv").split():
     setattr(FakeGpuArray, f"__{_name}__", _operator(f"__{_name}__"))
 FakeGpuArray.__hash__ = None
+
+
+# id of a numpy array -> the FakeGpuArray holding it (an entry goes with its holder; a
+# holder's array lives as long as it does, so its id is not reused meanwhile)
+_HOLDERS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
 def _wrap(v):

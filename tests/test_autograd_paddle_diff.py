@@ -305,6 +305,29 @@ def enable_grad_decorator(p):
         return f(), p.is_grad_enabled()
 
 
+# ------------------------------------------------------------------ views and in place
+def view_inplace_changes_memory_not_history(p):
+    # paddle's slices and reshapes share memory; an in-place change of one leaves the
+    # base's history as it was (no CopySlices as in torch)
+    a = p.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    x = a * 1
+    x[0:2].multiply_(p.to_tensor(2.0))
+    x.reshape([3, 1]).add_(p.to_tensor(1.0))
+    x.sum().backward()
+    return x, a.grad
+
+
+def expand_and_flip_are_copies(p):
+    b = p.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    b.flip(0).add_(p.to_tensor(10.0))
+    e = p.to_tensor([[1.0, 2.0]]).expand([2, 2])
+    e.add_(p.to_tensor(1.0))
+    f = p.to_tensor([[1.0, 2.0]]).expand_as(b)
+    f.add_(p.to_tensor(1.0))
+    b.T.add_(p.to_tensor(100.0))
+    return b, e, f
+
+
 CASES = [f for name, f in list(globals().items())
          if callable(f) and getattr(f, "__module__", None) == __name__
          and not name.startswith(("_", "outcome"))]

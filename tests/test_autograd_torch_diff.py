@@ -626,6 +626,88 @@ def grad_named_inputs(t):
     return t.autograd.grad((x * y).sum(), {"a": x, "b": y})
 
 
+# ------------------------------------------------------------------ §6 views and in place
+_VIEWS = [lambda x: x[0], lambda x: x[:, 1:], lambda x: x.T, lambda x: x.view(3, 2),
+          lambda x: x.reshape(6)[1:4], lambda x: x.unsqueeze(0)[0, 1], lambda x: x[1, ::2],
+          lambda x: x.transpose(0, 1)[1:],
+          lambda x: x.view(3, 2)[1:].T]
+
+
+def _plane(t):
+    a = t.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    w = t.tensor([[1.0, -2.0, 0.5], [3.0, 0.25, -1.0]])
+    return a, w
+
+
+def view_inplace_rebases_base(t):
+    # an in-place change of a view of a graph tensor is part of the base's history
+    out = []
+    for make in _VIEWS:
+        a, w = _plane(t)
+        x = a * 1.5
+        make(x).mul_(3.0)
+        (x * w).sum().backward()
+        out.append((x.tolist(), a.grad.tolist(), x.grad_fn.name()))
+    return out
+
+
+def view_inplace_with_grad_operand(t):
+    # the view's new values depend on b: the base now requires grad through them
+    a, w = _plane(t)
+    b = t.tensor([7.0, 8.0], requires_grad=True)
+    x = a.detach() * 2
+    x[1, :2].copy_(b * b)
+    y = a * 1
+    y[:, 0].add_(b)
+    ((x + y) * w).sum().backward()
+    return x.requires_grad, b.grad, a.grad
+
+
+def view_augmented_item_assignment(t):
+    a, w = _plane(t)
+    x = a * 1
+    x[0] += a[1] * 2  # x.__getitem__, iadd on the view, then x.__setitem__
+    x[:, 2] *= 3
+    (x * w).sum().backward()
+    return x, a.grad
+
+
+def view_inplace_saved_base(t):
+    a, _ = _plane(t)
+    x = a * 1
+    y = x.sin()
+    x[0:1].mul_(2)
+    y.sum().backward()
+
+
+def view_inplace_no_grad_counts_the_version(t):
+    a, _ = _plane(t)
+    x = a * 1
+    y = x.sin()
+    with t.no_grad():
+        x.T[0].mul_(2)
+    y.sum().backward()
+
+
+def view_of_leaf_inplace(t):
+    a, _ = _plane(t)
+    a[0:1].mul_(2)
+
+
+def expanded_inplace(t):
+    e = t.ones(1, 2).expand(2, 2)
+    e.add_(1)
+
+
+def flip_and_contiguous_copy(t):
+    x = t.tensor([[1.0, 2.0], [3.0, 4.0]])
+    x.flip(0).add_(10)
+    c = x.T.contiguous()
+    c.add_(100)
+    same = x.contiguous()
+    return x, c, same is x, x.T.is_contiguous(), c.is_contiguous()
+
+
 CASES = [f for name, f in list(globals().items())
          if callable(f) and f.__module__ == __name__ and not name.startswith(("_", "outcome"))
          and name not in ("re", "warnings", "pytest", "torchlike")]

@@ -23,6 +23,7 @@ from ..backend import (
     xp_of,
 )
 from ..tensor import Tensor, record
+from ..views import mark_view
 from . import check_same_device, defop, spec
 from .elementwise import broadcast_failure
 from .shape import broadcast_to, checked_axis
@@ -155,7 +156,7 @@ def getitem(x, key):
         out = x.array[key]
     except (IndexError, TypeError, ValueError) as e:
         raise _index_error(x, key, e, "getitem") from None
-    return record(_getitem, out, (x,), attrs=key)
+    return mark_view(record(_getitem, out, (x,), attrs=key), x, _take, key, "getitem")
 
 
 def _take(x, key, op):
@@ -164,7 +165,7 @@ def _take(x, key, op):
         out = x.array[key]
     except (IndexError, TypeError, ValueError) as e:
         raise _index_error(x, key, e, op) from None
-    return record(_getitem, out, (x,), attrs=key)
+    return mark_view(record(_getitem, out, (x,), attrs=key), x, _take, key, op)
 
 
 def _index_add(g, shape, key):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..backend import MODULES, as_array, host, ndarray
 from ..dtypes import DIM, PromotionError, result_type
 from ..tensor import record
+from ..views import mark_view
 from . import check_same_device, defop, spec
 from .testing import array, small_shape
 
@@ -48,8 +49,9 @@ def sum_to(x, shape):
     return record(_sum_to, sum_to_array(x.array, shape), (x,))
 
 
-def broadcast_to(x, shape):
-    """Broadcast ``x`` to ``shape``; an entry -1 keeps the (right-aligned) size of x."""
+def broadcast_to(x, shape, copy: bool = False):
+    """Broadcast ``x`` to ``shape``; an entry -1 keeps the (right-aligned) size of x.
+    A read-only view of x, as torch's expand (``copy``: a new array, as paddle's)."""
     shape = tuple(shape)
     if -1 in shape:
         lead = len(shape) - x.array.ndim
@@ -65,7 +67,9 @@ def broadcast_to(x, shape):
         raise x.dialect.invalid(
             "broadcast_to", f"cannot expand shape {tuple(x.array.shape)} to {shape}",
             in_shape=x.array.shape, shape=shape) from None
-    return record(_broadcast_to, out, (x,))
+    if copy:
+        return record(_broadcast_to, out.copy(), (x,))
+    return mark_view(record(_broadcast_to, out, (x,)), x, broadcast_to, shape)
 
 
 _np_broadcast_to = host.broadcast_to  # numpy's, bound once: the fast path of the common case
@@ -85,7 +89,7 @@ def reshape(x, shape):
         raise x.dialect.invalid(
             "reshape", f"shape {list(shape)} is invalid for input of size {x.array.size}",
             shape=shape, size=x.array.size) from None
-    return record(_reshape, out, (x,))
+    return mark_view(record(_reshape, out, (x,)), x, reshape, shape)
 
 
 _reshape = defop("reshape", lambda n, g: (reshape(g, n.shapes[0]),),
@@ -126,7 +130,8 @@ def transpose(x, axes=None):
     if axes is None:
         axes = tuple(range(x.array.ndim - 1, -1, -1))
     axes = tuple(_norm_axis(a, x.array.ndim) for a in axes)
-    return record(_transpose, x.array.transpose(axes), (x,), attrs=axes)
+    out = record(_transpose, x.array.transpose(axes), (x,), attrs=axes)
+    return mark_view(out, x, transpose, axes)
 
 
 def _inverse(axes) -> list:
@@ -181,7 +186,8 @@ def flip(x, axes=None):
     axes = _axes_tuple(x, "flip", axes)
     a = x.array
     # (numpy's flip of a 0-d array is a scalar)
-    return record(_flip, as_array(MODULES[type(a)].flip(a, axes)), (x,), attrs=axes)
+    out = as_array(MODULES[type(a)].flip(a, axes)).copy()  # numpy's is a view; torch's and
+    return record(_flip, out, (x,), attrs=axes)  # paddle's a copy
 
 
 _flip = defop("flip", lambda n, g: (flip(g, n.attrs),))
@@ -222,7 +228,8 @@ def _slab(axis: int, start: int, length: int) -> tuple:
 def narrow(x, axis, start, length):
     """The slice ``start:start+length`` of ``x`` along ``axis`` (a view)."""
     axis = checked_axis(x, "narrow", axis)
-    return record(_narrow, x.array[_slab(axis, start, length)], (x,), attrs=(axis, start))
+    out = record(_narrow, x.array[_slab(axis, start, length)], (x,), attrs=(axis, start))
+    return mark_view(out, x, narrow, axis, start, length)
 
 
 def _unnarrow(g, shape, axis, start):

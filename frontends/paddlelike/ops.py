@@ -499,14 +499,14 @@ def expand(x, shape, name=None):
     shape = _ints(shape)
     lead = len(shape) - x.array.ndim
     shape = tuple(x.array.shape[i - lead] if d == -1 else d for i, d in enumerate(shape))
-    return S.broadcast_to(x, shape)
+    return S.broadcast_to(x, shape, copy=True)  # paddle's expand is a copy, writable
 
 
 broadcast_to = expand
 
 
 def expand_as(x, y, name=None):
-    return S.broadcast_to(x, y.array.shape)
+    return S.broadcast_to(x, y.array.shape, copy=True)
 
 
 # ---------------------------------------------------------------- indexing

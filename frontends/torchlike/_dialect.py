@@ -92,6 +92,7 @@ class TorchDialect(Dialect):
     strict_promotion = False
     grad_requires_grad = False
     host_scalars_join_devices = True  # a 0-d CPU tensor may join a CUDA op
+    inplace_view_rebases_base = True
 
     def released_graph(self, node) -> Exception:
         return RuntimeError(RELEASED)
@@ -124,7 +125,9 @@ class TorchDialect(Dialect):
         if maker is not None:
             name = node_name(maker)
             cut = name.rfind("Backward")
-            which = f", which is output 0 of {name[:cut] if cut > 0 else name},"
+            # (a node of torch's C++ core without a Backward name is named with its namespace)
+            name = name[:cut] if cut > 0 else f"torch::autograd::{name}"
+            which = f", which is output 0 of {name},"
         return RuntimeError(
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: [torch.{from_np(dtype)._legacy} {_lst(shape)}]{which} is at "

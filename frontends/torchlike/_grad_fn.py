@@ -16,6 +16,7 @@ _NAMES = {
     "broadcast_to": "ExpandBackward0", "expand": "ExpandBackward0",
     "concatenate": "CatBackward0", "tile": "RepeatBackward0", "repeat": "RepeatBackward0",
     "outer": "MulBackward0", "cast": "ToCopyBackward0", "setitem": "CopySlices",
+    "copy_slices": "CopySlices",
     "to_device": "ToCopyBackward0",
     "sum_to": "SumBackward1", "getitem": "IndexBackward0", "squeeze": "SqueezeBackward0",
     "logsumexp": "LogsumexpBackward0", "log_softmax": "LogSoftmaxBackward0",
@@ -56,7 +57,8 @@ class _NodeView:
         self._node = node
 
     def name(self) -> str:
-        return type(self).__name__
+        own = type(self).__name__  # nodes of torch's C++ core (no Backward) are namespaced
+        return own if "Backward" in own else f"torch::autograd::{own}"
 
     @property
     def next_functions(self) -> tuple:

@@ -337,7 +337,11 @@ class Tensor(EngineTensor):
         return move(self, resolve(device))
 
     def contiguous(self, *args):
-        return self
+        # itself when its layout is row-major already, else a copy (torch's CloneBackward0)
+        return self if self.is_contiguous() else E.clone(self)
+
+    def is_contiguous(self, *args) -> bool:
+        return bool(self.array.flags.c_contiguous)
 
     def float(self):
         return _cast(self, _dtypes.float32)

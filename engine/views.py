@@ -1,0 +1,53 @@
+"""Views: op results that share their input's memory, as torch's views do.
+
+Basic indexing, reshape, transpose, narrow and expand return numpy views of their input's
+array.  Such a result is marked here: it shares the version counter of its base (the tensor
+at the start of a chain of views), so that an in-place change through either one is seen by
+whatever the nodes of the other saved; and it remembers how to make it again from its base
+(``replay``), so that an in-place change of the view can also rewrite the base's history
+where the dialect asks for it (torch's CopySlices, engine.inplace).
+"""
+from __future__ import annotations
+
+import weakref
+
+from .tensor import Tensor
+
+# id(view) -> (weak reference to the view, its base, replay: base tensor -> view tensor)
+_BASES: dict = {}
+
+
+def mark_view(view: Tensor, x: Tensor, op, *args) -> Tensor:
+    """Mark ``view`` (``op(x, *args)``) as a view of ``x`` when its array shares x's
+    memory (the ops call this on every result: most checks end at the first line)."""
+    base = getattr(view.array, "base", None)
+    if base is None:
+        return view  # the op made a new array
+    a = x.array
+    if base is not a and base is not getattr(a, "base", None):
+        return view  # a view of a temporary, not of x
+    replay = _replay(op, args)
+    outer = base_of(x)
+    if outer is not None:  # x is a view itself: one base for the whole chain
+        x, first = outer
+        replay = _chain(first, replay)
+    view._version = x.shared_version()
+    key = id(view)
+    _BASES[key] = (weakref.ref(view, lambda _ref: _BASES.pop(key, None)), x, replay)
+    return view
+
+
+def _replay(op, args):
+    return lambda b: op(b, *args)
+
+
+def _chain(first, then):
+    return lambda b: then(first(b))
+
+
+def base_of(t: Tensor):
+    """(base, replay) when ``t`` is a view, else None."""
+    entry = _BASES.get(id(t))
+    if entry is None or entry[0]() is not t:
+        return None
+    return entry[1], entry[2]
