@@ -61,6 +61,10 @@ class Dialect:
         """An in-place change of a leaf that requires grad (``view``: through indexing)."""
         return RuntimeError("a leaf tensor that requires grad is used in an in-place operation")
 
+    def remade_view(self, view) -> None:
+        """``view`` was made again from its base after an in-place change (a name for its
+        new node, where the frontend shows one)."""
+
     def overlapping_write(self) -> Exception:
         """An in-place op into a tensor whose elements share memory (an expanded view)."""
         return RuntimeError("unsupported operation: more than one element of the written-to "

@@ -12,7 +12,7 @@ from .mode import state
 from .ops import check_same_device, defop, spec
 from .ops.testing import array, small_shape
 from .tensor import INFERENCE, Tensor, record
-from .views import base_of
+from .views import base_of, views_of
 
 
 def _records(x, others) -> bool:
@@ -125,8 +125,7 @@ def update(x, fn, *args):
     result = fn(old, *args)
     _write(x, result)
     _adopt(x, result)
-    if view is not None:
-        _rebase(*view, x)
+    _follow(x, view)
     n = result.node
     if n is not None and n.out_version is not None and not _out_unused(n):
         # the op saved its output, which is x from now on: later writes to x count
@@ -225,8 +224,7 @@ def setitem(x, key, value):
     x.array[...] = out
     x.bump_version()
     _adopt(x, result)
-    if view is not None:
-        _rebase(*view, x)
+    _follow(x, view)
     return x
 
 
@@ -241,6 +239,24 @@ def _view_in_graph(x):
     if found is not None and found[0].requires_grad and found[0].node is None:
         raise x.dialect.inplace_on_leaf(True)
     return found
+
+
+def _follow(x, view) -> None:
+    """After a recorded in-place change of ``x``: where the dialect asks for it, the base of
+    x (``view``: (base, replay), when x is a view) takes the change into its history, and
+    every other live view of the changed memory is made again from its base, so that its
+    history follows too (torch regenerates such a view's grad_fn)."""
+    if not x.dialect.inplace_view_rebases_base:
+        return
+    if view is not None:
+        _rebase(*view, x)
+        base = view[0]
+    else:
+        base = x
+    for v in views_of(base):  # x too, when it is a view: a view of the new base
+        remade = base_of(v)[1](base)
+        v.node, v._rg = remade.node, remade._rg
+        x.dialect.remade_view(v)
 
 
 def _rebase(base, replay, view) -> None:

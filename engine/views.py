@@ -15,6 +15,9 @@ from .tensor import Tensor
 
 # id(view) -> (weak reference to the view, its base, replay: base tensor -> view tensor)
 _BASES: dict = {}
+# id(base) -> {id(view): weak reference to the view}: the live views of a base (a view holds
+# its base alive, so an id here is not reused while it has entries)
+_VIEWS_OF: dict = {}
 
 
 def mark_view(view: Tensor, x: Tensor, op, *args) -> Tensor:
@@ -32,8 +35,19 @@ def mark_view(view: Tensor, x: Tensor, op, *args) -> Tensor:
         x, first = outer
         replay = _chain(first, replay)
     view._version = x.shared_version()
-    key = id(view)
-    _BASES[key] = (weakref.ref(view, lambda _ref: _BASES.pop(key, None)), x, replay)
+    key, bkey = id(view), id(x)
+
+    def gone(_ref) -> None:
+        _BASES.pop(key, None)
+        live = _VIEWS_OF.get(bkey)
+        if live is not None:
+            live.pop(key, None)
+            if not live:
+                del _VIEWS_OF[bkey]
+
+    ref = weakref.ref(view, gone)
+    _BASES[key] = (ref, x, replay)
+    _VIEWS_OF.setdefault(bkey, {})[key] = ref
     return view
 
 
@@ -51,3 +65,16 @@ def base_of(t: Tensor):
     if entry is None or entry[0]() is not t:
         return None
     return entry[1], entry[2]
+
+
+def views_of(base: Tensor) -> list:
+    """The live views of ``base``."""
+    live = _VIEWS_OF.get(id(base))
+    if not live:
+        return []
+    out = []
+    for ref in list(live.values()):
+        v = ref()
+        if v is not None and _BASES[id(v)][1] is base:
+            out.append(v)
+    return out

@@ -651,6 +651,23 @@ def view_inplace_rebases_base(t):
     return out
 
 
+def views_follow_a_changed_base(t):
+    # views made before an in-place change of their base (or of another view of it) see
+    # the base's new history
+    a, w = _plane(t)
+    x = a * 1
+    v, u = x[0], x.T[1:]
+    x.mul_(2)
+    ((v * 2).sum() + (u * w[:, 1:].T).sum()).backward()
+    first = (a.grad, v.grad_fn.name(), u.grad_fn.name())
+    a, w = _plane(t)
+    x = a * 1
+    v1, v2 = x[:, :2], x[:, 1:]
+    v1.mul_(3)
+    (v2 * w[:, 1:]).sum().backward()
+    return first, (a.grad, v1.grad_fn.name(), v2.grad_fn.name(), x.grad_fn.name())
+
+
 def view_inplace_with_grad_operand(t):
     # the view's new values depend on b: the base now requires grad through them
     a, w = _plane(t)

@@ -1,5 +1,6 @@
-"""In-place changes through views (torch's CopySlices): the base's gradient and the view's,
-judged by central finite differences in float64 on random shapes, views and in-place ops."""
+"""In-place changes through views (torch's CopySlices): the gradients through the base, the
+changed view and another view made before the change, judged by central finite differences
+in float64 on random shapes, views and in-place ops."""
 from __future__ import annotations
 
 import numpy as np
@@ -27,14 +28,17 @@ OPS = {
 }
 
 
-def _loss(a, b_values, view, op, w, w_view, grad):
-    """(x * w).sum() + (v * w_view).sum() after op changed the view v of x = a * 1.5."""
+def _loss(a, b_values, view, op, w, w_view, grad, other):
+    """(x * w).sum() + (v * w_view).sum() + (o * w_view).sum() after op changed the view v
+    of x = a * 1.5 (o: another view of x, made before the change)."""
     at = torch.tensor(a, requires_grad=grad)
     x = at * 1.5
+    o = VIEWS[other](x)
     v = VIEWS[view](x)
     b = torch.tensor(b_values(v.shape), requires_grad=grad)
     OPS[op](v, b)
-    loss = (x * torch.tensor(w)).sum() + (v * torch.tensor(w_view(v.shape))).sum()
+    loss = (x * torch.tensor(w)).sum() + (v * torch.tensor(w_view(v.shape))).sum() + (
+        o * torch.tensor(w_view(o.shape))).sum()
     return loss, at, b
 
 
@@ -50,9 +54,10 @@ def _numeric(f, values, h=1e-6):
 
 @settings(max_examples=120)  # 42 pairs of view and op
 @given(rows=st.integers(2, 4), cols=st.integers(2, 4), view=st.sampled_from(sorted(VIEWS)),
-       op=st.sampled_from(sorted(OPS)), seed=st.integers(0, 2**16))
+       op=st.sampled_from(sorted(OPS)), other=st.sampled_from(sorted(VIEWS)),
+       seed=st.integers(0, 2**16))
 def test_inplace_through_a_view_differentiates_like_finite_differences(rows, cols, view, op,
-                                                                        seed):
+                                                                        other, seed):
     rng = np.random.default_rng(seed)
     a = rng.uniform(-1, 1, (rows, cols))
     w = rng.uniform(-1, 1, (rows, cols))
@@ -65,17 +70,17 @@ def test_inplace_through_a_view_differentiates_like_finite_differences(rows, col
     def w_view(shape):
         return wv0[:int(np.prod(shape))].reshape(shape)
 
-    loss, at, b = _loss(a, b_values, view, op, w, w_view, True)
+    loss, at, b = _loss(a, b_values, view, op, w, w_view, True, other)
     loss.backward()
     shape = b.shape
 
     def at_a(values):
         with torch.no_grad():
-            return _loss(values, b_values, view, op, w, w_view, False)[0].item()
+            return _loss(values, b_values, view, op, w, w_view, False, other)[0].item()
 
     def at_b(values):
         with torch.no_grad():
-            return _loss(a, lambda s: values, view, op, w, w_view, False)[0].item()
+            return _loss(a, lambda s: values, view, op, w, w_view, False, other)[0].item()
 
     np.testing.assert_allclose(at.grad.numpy(), _numeric(at_a, a), rtol=1e-5, atol=1e-7)
     got_b = np.zeros(tuple(shape)) if b.grad is None else b.grad.numpy()

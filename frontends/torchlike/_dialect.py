@@ -97,6 +97,10 @@ class TorchDialect(Dialect):
     def released_graph(self, node) -> Exception:
         return RuntimeError(RELEASED)
 
+    def remade_view(self, view) -> None:
+        from ._grad_fn import tag
+        tag(view, "AsStridedBackward0")  # torch replays a view of a changed base as_strided
+
     def implicit_seed(self, tensor) -> Exception:
         return RuntimeError("grad can be implicitly created only for scalar outputs")
 
