@@ -65,6 +65,15 @@ class Dialect:
         """``view`` was made again from its base after an in-place change (a name for its
         new node, where the frontend shows one)."""
 
+    def no_grad_view_modified(self) -> Exception:
+        """A recorded in-place change of a view made under no_grad of a base in a graph."""
+        return RuntimeError(
+            "A view was created in no_grad mode and is being modified inplace with grad mode "
+            "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
+            "You can clarify your code by moving both the view and the inplace either both "
+            "inside the no_grad block (if you don't want the inplace to be tracked) or both "
+            "outside (if you want the inplace to be tracked).")
+
     def overlapping_write(self) -> Exception:
         """An in-place op into a tensor whose elements share memory (an expanded view)."""
         return RuntimeError("unsupported operation: more than one element of the written-to "

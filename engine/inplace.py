@@ -8,7 +8,7 @@ change bumps the version counter that saved tensors are checked against.
 from __future__ import annotations
 
 from .backend import device_of, from_host, is_array, ndarray, xp_of
-from .mode import state
+from .mode import GRAD_OFF, state
 from .ops import check_same_device, defop, spec
 from .ops.testing import array, small_shape
 from .tensor import INFERENCE, Tensor, record
@@ -102,6 +102,7 @@ def update(x, fn, *args):
     """x <- fn(x, *args), in place.  Returns x."""
     if x._version is not None:
         _check_inference(x)
+    view = None if state.mode & GRAD_OFF else _view_in_graph(x)
     if not _records(x, args):
         kernel = _in_place_kernel(x, fn, args) if type(x.array) is ndarray else None
         if kernel is not None:
@@ -118,7 +119,6 @@ def update(x, fn, *args):
         _write(x, result)
         return x
     _check_leaf(x, view=False)
-    view = _view_in_graph(x)
     old = _snapshot(x)
     # x as another operand is saved as x itself (as torch does): the write below
     # changes its version, so a rule that needs it refuses to run (x.mul_(x))
@@ -209,12 +209,12 @@ def setitem(x, key, value):
     v = value.array if isinstance(value, Tensor) else value
     if type(v) is not type(x.array) and type(v) not in _NUMBERS:
         v = _value(x, v)
+    view = None if state.mode & GRAD_OFF else _view_in_graph(x)
     if not _records(x, (value,)):
         x.array[akey] = v
         x.bump_version()
         return x
     _check_leaf(x, view=True)
-    view = _view_in_graph(x)
     old = _snapshot(x)
     out = old.array.copy()
     out[akey] = v
@@ -230,14 +230,17 @@ def setitem(x, key, value):
 
 # ---------------------------------------------------------------- views (torch's CopySlices)
 def _view_in_graph(x):
-    """(base, replay) when a recorded in-place change of ``x`` must also rewrite its base's
-    history (x is a view and the dialect asks for it); refuses a view of a leaf that
-    requires grad, as torch does."""
+    """(base, replay) when an in-place change of ``x`` under grad mode must also rewrite its
+    base's history (x is a view and the dialect asks for it); refuses, as torch does, a view
+    of a leaf that requires grad and a view made under no_grad of a base that requires it."""
     if not x.dialect.inplace_view_rebases_base:
         return None
     found = base_of(x)
-    if found is not None and found[0].requires_grad and found[0].node is None:
-        raise x.dialect.inplace_on_leaf(True)
+    if found is not None and found[0].requires_grad:
+        if found[0].node is None:
+            raise x.dialect.inplace_on_leaf(True)
+        if not x.requires_grad:  # made under no_grad from a base that requires grad
+            raise x.dialect.no_grad_view_modified()
     return found
 
 

@@ -706,6 +706,22 @@ def view_inplace_no_grad_counts_the_version(t):
     y.sum().backward()
 
 
+def view_from_no_grad_inplace(t):
+    a, _ = _plane(t)
+    x = a * 1
+    with t.no_grad():
+        v = x[0]
+        inside = x[1]
+        inside.mul_(2)
+    v.mul_(2)  # nothing to record: allowed, as in torch
+    out = [x.tolist()]
+    try:
+        v.add_(t.ones(3, requires_grad=True))
+    except RuntimeError as e:
+        out.append(str(e))
+    return out
+
+
 def view_of_leaf_inplace(t):
     a, _ = _plane(t)
     a[0:1].mul_(2)
