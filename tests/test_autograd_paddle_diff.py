@@ -317,6 +317,21 @@ def view_inplace_changes_memory_not_history(p):
     return x, a.grad
 
 
+def view_inplace_saved_base(p):
+    # a change through a slice, a reshape or a transpose is a change of what sin saved
+    out = []
+    for make in (lambda x: x[0:1], lambda x: x.reshape([4]), lambda x: x.T):
+        a = p.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+        x = a * 1
+        y = p.sin(x)
+        make(x).multiply_(p.to_tensor(2.0))
+        try:
+            y.sum().backward()
+        except RuntimeError as e:
+            out.append(str(e).split("\n")[0])
+    return out
+
+
 def expand_and_flip_are_copies(p):
     b = p.to_tensor([[1.0, 2.0], [3.0, 4.0]])
     b.flip(0).add_(p.to_tensor(10.0))
