@@ -74,6 +74,15 @@ class Dialect:
             "inside the no_grad block (if you don't want the inplace to be tracked) or both "
             "outside (if you want the inplace to be tracked).")
 
+    def multi_output_view_modified(self, index: int, name: str) -> Exception:
+        """A recorded in-place change of output ``index`` of ``name``, a function that
+        returns several views (split, chunk)."""
+        return RuntimeError(
+            f"Output {index} of {name} is a view and is being modified inplace. This view is "
+            "the output of a function that returns multiple views. Such functions do not allow "
+            "the output views to be modified inplace. You should replace the inplace operation "
+            "by an out-of-place one.")
+
     def overlapping_write(self) -> Exception:
         """An in-place op into a tensor whose elements share memory (an expanded view)."""
         return RuntimeError("unsupported operation: more than one element of the written-to "

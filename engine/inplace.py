@@ -12,7 +12,7 @@ from .mode import GRAD_OFF, state
 from .ops import check_same_device, defop, spec
 from .ops.testing import array, small_shape
 from .tensor import INFERENCE, Tensor, record
-from .views import base_of, views_of
+from .views import base_of, output_of, views_of
 
 
 def _records(x, others) -> bool:
@@ -236,6 +236,10 @@ def _view_in_graph(x):
     if not x.dialect.inplace_view_rebases_base:
         return None
     found = base_of(x)
+    if found is not None and x.requires_grad:
+        several = output_of(x)
+        if several is not None:
+            raise x.dialect.multi_output_view_modified(*several)
     if found is not None and found[0].requires_grad:
         if found[0].node is None:
             raise x.dialect.inplace_on_leaf(True)

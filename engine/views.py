@@ -13,7 +13,8 @@ import weakref
 
 from .tensor import Tensor
 
-# id(view) -> (weak reference to the view, its base, replay: base tensor -> view tensor)
+# id(view) -> [weak reference to the view, its base, replay: base tensor -> view tensor,
+#              (index, name) when it is an output of a function returning several views]
 _BASES: dict = {}
 # id(base) -> {id(view): weak reference to the view}: the live views of a base (a view holds
 # its base alive, so an id here is not reused while it has entries)
@@ -46,7 +47,7 @@ def mark_view(view: Tensor, x: Tensor, op, *args) -> Tensor:
                 del _VIEWS_OF[bkey]
 
     ref = weakref.ref(view, gone)
-    _BASES[key] = (ref, x, replay)
+    _BASES[key] = [ref, x, replay, None]
     _VIEWS_OF.setdefault(bkey, {})[key] = ref
     return view
 
@@ -78,3 +79,16 @@ def views_of(base: Tensor) -> list:
         if v is not None and _BASES[id(v)][1] is base:
             out.append(v)
     return out
+
+
+def mark_outputs(views, name: str) -> None:
+    """``views`` are the outputs of one function (``name``) that returns several views of a
+    tensor: torch refuses to change them in place where that would be recorded."""
+    for i, v in enumerate(views):
+        if base_of(v) is not None:
+            _BASES[id(v)][3] = (i, name)
+
+
+def output_of(t: Tensor):
+    """(index, name) when ``t`` is one of several views a function returned, else None."""
+    return _BASES[id(t)][3] if base_of(t) is not None else None

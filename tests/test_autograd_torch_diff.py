@@ -722,6 +722,23 @@ def view_from_no_grad_inplace(t):
     return out
 
 
+def multi_output_view_inplace(t):
+    out = []
+    x = t.ones(4)
+    x.split(2)[0].add_(1)  # nothing recorded: allowed
+    out.append(x.tolist())
+    y = t.ones(4, requires_grad=True) * 1
+    for part in (lambda: y.split(2)[1], lambda: y.chunk(2)[0], lambda: y.split([1, 3])[1]):
+        try:
+            part().add_(1)
+        except RuntimeError as e:
+            out.append(str(e))
+    with t.no_grad():
+        y.split(2)[0].add_(1)
+    out.append(y.tolist())
+    return out
+
+
 def view_of_leaf_inplace(t):
     a, _ = _plane(t)
     a[0:1].mul_(2)

@@ -7,6 +7,7 @@ the node where torch has several nodes for one engine op.
 from __future__ import annotations
 
 from engine.tensor import Tensor as EngineTensor
+from engine.views import mark_outputs
 
 from . import _dtypes
 from ._dialect import long_name
@@ -382,7 +383,9 @@ def split(tensor, split_size_or_sections, dim=0):
     else:
         sizes = list(split_size_or_sections)
         name = "SplitWithSizesBackward0"
-    return tuple(tag(p, name) for p in S.split(tensor, sizes, dim))
+    parts = S.split(tensor, sizes, dim)
+    mark_outputs(parts, name[:-len("Backward0")])  # (torch names it so in-place errors)
+    return tuple(tag(p, name) for p in parts)
 
 
 def chunk(input, chunks, dim=0):  # noqa: A002
