@@ -99,7 +99,7 @@ class GradMode:
     def __init__(self, mode: bool | None = None) -> None:
         if mode is not None:
             self.mode = bool(mode)
-        self._prev: list[bool] = []
+        self._prev: list[int] = []  # the modes before each (nested) entry
 
     def __enter__(self):
         m = state.mode
@@ -108,7 +108,7 @@ class GradMode:
         return None
 
     def __exit__(self, *exc) -> bool:
-        state.mode = state.mode & ~GRAD_OFF | self._prev.pop() & GRAD_OFF  # the grad bit only
+        _restore_grad_bit(self._prev.pop())
         return False
 
     def __call__(self, fn):
