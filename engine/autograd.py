@@ -25,7 +25,7 @@ import operator
 
 from .backend import MODULES, as_array, host, ndarray
 from .backend import quiet as backend_quiet
-from .mode import GRAD_OFF, anomaly, state
+from .mode import anomaly, restore_grad, set_grad
 from .ops import OpDef
 from .ops.shape import sum_to_array
 from .tensor import LAST_CHANGE, Node, Tensor
@@ -247,8 +247,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                          create_graph)
     ready = [n for k, n in unique.items() if deps[k] == 0]
 
-    prev_mode = state.mode  # grad mode is create_graph during the rules, then back
-    state.mode = prev_mode & ~GRAD_OFF if create_graph else prev_mode | GRAD_OFF
+    prev_mode = set_grad(create_graph)  # the rules record only for create_graph
     # pending sums made by the scheduler's own add (never seen by anyone else): further
     # gradients for the same input are added into them, without a new array each time.
     # (Keys are ids of nodes and leaves, all alive until the end and each popped once: a
@@ -339,7 +338,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                         _deliver(p, tensor(gp, gcls), targets, captured, accumulate,
                                  create_graph)
     finally:
-        state.mode = state.mode & ~GRAD_OFF | prev_mode & GRAD_OFF
+        restore_grad(prev_mode)
         quiet.__exit__(None, None, None)
 
     if not accumulate:

@@ -102,13 +102,11 @@ class GradMode:
         self._prev: list[int] = []  # the modes before each (nested) entry
 
     def __enter__(self):
-        m = state.mode
-        self._prev.append(m)
-        state.mode = m & ~GRAD_OFF if self.mode else m | GRAD_OFF
+        self._prev.append(set_grad(self.mode))
         return None
 
     def __exit__(self, *exc) -> bool:
-        _restore_grad_bit(self._prev.pop())
+        restore_grad(self._prev.pop())
         return False
 
     def __call__(self, fn):
@@ -116,19 +114,24 @@ class GradMode:
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            prev = state.mode
-            state.mode = prev & ~GRAD_OFF if on else prev | GRAD_OFF
+            prev = set_grad(on)
             try:
                 return fn(*args, **kwargs)
             finally:
-                _restore_grad_bit(prev)
+                restore_grad(prev)
 
         return wrapper
 
 
-def _restore_grad_bit(prev: int) -> None:
-    """Put back grad mode as it was in ``prev`` (a grad-mode block leaves inference mode
-    as it finds it)."""
+def set_grad(on: bool) -> int:
+    """Grad mode on or off (inference mode as it is); the mode before, for restore_grad."""
+    prev = state.mode
+    state.mode = prev & ~GRAD_OFF if on else prev | GRAD_OFF
+    return prev
+
+
+def restore_grad(prev: int) -> None:
+    """Grad mode back to what it was in ``prev`` (inference mode as it is now)."""
     state.mode = state.mode & ~GRAD_OFF | prev & GRAD_OFF
 
 
@@ -155,5 +158,5 @@ class set_grad_enabled(GradMode):
         return None
 
     def __call__(self, fn):
-        _restore_grad_bit(self.prev)  # decorating must not leave the mode changed
+        restore_grad(self.prev)  # decorating must not leave the mode changed
         return super().__call__(fn)

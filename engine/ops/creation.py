@@ -218,7 +218,7 @@ def full(cls, shape, fill_value, dtype=None, *, device=None):
         dtype = value.dtype if is_array(value) else fill_dtype(value)
     xp = module_for(device)
     return unrecorded(cls, xp.full(_check_shape(cls, "full", shape), _fill_value(value, xp),
-                            dtype=dtype))
+                                   dtype=dtype))
 
 
 def arange(cls, start, end=None, step=1, dtype=None, *, device=None):
@@ -270,7 +270,7 @@ def linspace(cls, start, end, steps, dtype=default_float, *, device=None):
 
 def eye(cls, n, m=None, dtype=default_float, *, device=None):
     return unrecorded(cls, module_for(device).eye(int(n), int(n) if m is None else int(m),
-                                           dtype=dtype))
+                                                  dtype=dtype))
 
 
 def _gen(generator):

@@ -185,9 +185,10 @@ def flip(x, axes=None):
     """Reverse the order of elements along ``axes`` (all axes for None)."""
     axes = _axes_tuple(x, "flip", axes)
     a = x.array
-    # (numpy's flip of a 0-d array is a scalar)
-    out = as_array(MODULES[type(a)].flip(a, axes)).copy()  # numpy's is a view; torch's and
-    return record(_flip, out, (x,), attrs=axes)  # paddle's a copy
+    # a copy: numpy's flip is a view, torch's and paddle's are not (and numpy's flip of a
+    # 0-d array is a scalar)
+    out = as_array(MODULES[type(a)].flip(a, axes)).copy()
+    return record(_flip, out, (x,), attrs=axes)
 
 
 _flip = defop("flip", lambda n, g: (flip(g, n.attrs),))
