@@ -205,8 +205,8 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
     t = cls.wrap(out_data)
     mode = state.mode
     if mode:  # grad off, or inference mode (nothing recorded even under enable_grad)
-        if mode & INFERENCE_ON and not _views_normal(out_data, inputs):
-            t._version = INFERENCE
+        if mode & INFERENCE_ON:
+            t._version = INFERENCE  # (a view op then gives it its input's: engine.views)
         return t
     if op.vjp is None:
         return t
@@ -271,20 +271,6 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
     t.node = node
     t._rg = True
     return t
-
-
-def _views_normal(out_data, inputs) -> bool:
-    """Whether ``out_data`` is a view of the array of an input that is not an inference
-    tensor: in inference mode such a view stays a normal tensor (as torch's views do)."""
-    base = getattr(out_data, "base", None)
-    if base is None:
-        return False  # owns its memory: a new array
-    for x in inputs:
-        if isinstance(x, Tensor) and x._version is not INFERENCE:
-            a = x.array
-            if base is a or base is getattr(a, "base", None):
-                return True
-    return False
 
 
 def _versions(saved) -> tuple:
