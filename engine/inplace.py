@@ -8,7 +8,7 @@ change bumps the version counter that saved tensors are checked against.
 from __future__ import annotations
 
 from .backend import device_of, from_host, is_array, ndarray, xp_of
-from .mode import GRAD_OFF, state
+from .mode import GRAD_OFF, no_grad, state
 from .ops import check_same_device, defop, spec
 from .ops.testing import array, small_shape
 from .tensor import INFERENCE, Tensor, record
@@ -269,7 +269,6 @@ def _follow(x, view) -> None:
 def _rebase(base, replay, view) -> None:
     """``view`` was changed in place (its new values are in the base's memory already):
     the base becomes its old value with the view's elements replaced by ``view``'s."""
-    from .mode import no_grad
     old = type(base).wrap(base.array)  # the values the rule needs are none: its history
     old.node, old._rg = base.node, base._rg
     mask = xp_of(base.array).ones_like(base.array)
