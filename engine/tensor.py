@@ -33,8 +33,9 @@ class Tensor:
     # ``grad`` and ``requires_grad`` are properties over the slots ``_grad`` and ``_rg``
     # (defined below the class): a frontend may put its own checks over the public names
     # while the engine, and wrap, use the slots directly.
+    # ``_view``: None, or engine.views' mark of a view (a tuple) or of a base (a list)
     __slots__ = ("array", "_grad", "node", "_rg", "_version", "_hooks",
-                 "retains_grad", "__weakref__")
+                 "retains_grad", "_view", "__weakref__")
     dialect = DEFAULT
 
     def __init__(self, data, requires_grad: bool = False) -> None:
@@ -45,6 +46,7 @@ class Tensor:
         self._version = None
         self._hooks = None
         self.retains_grad = False
+        self._view = None
         if requires_grad:
             self.set_requires_grad(True)
 
@@ -59,6 +61,7 @@ class Tensor:
         t._version = None
         t._hooks = None
         t.retains_grad = False
+        t._view = None
         return t
 
     @property

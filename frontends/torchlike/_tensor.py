@@ -712,6 +712,7 @@ def _get_data(self):
 
 def _set_data(self, value) -> None:
     self.array = value.array
+    self._view = None  # other memory: no longer a view, nor the base of its views
 
 
 Tensor.data = property(_get_data, _set_data)

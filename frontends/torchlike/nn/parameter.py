@@ -26,6 +26,7 @@ class Parameter(Tensor):
         t._version = data.shared_version() if isinstance(data, EngineTensor) else None
         t._hooks = None
         t.retains_grad = False
+        t._view = None
         t._rg = False  # the slot: the public name checks the flag
         if requires_grad:
             t.requires_grad = True
