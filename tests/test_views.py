@@ -102,3 +102,26 @@ def test_a_view_shares_its_base_version_counter_and_memory():
         assert "modified by an inplace operation" in str(e)
     else:
         raise AssertionError("a change of the base did not reach the view's saved version")
+
+
+def test_views_of_a_device_array_type_behave_as_on_the_host():
+    """The same in-place changes through views on the fake device (cupy's view semantics:
+    ``base`` is the array viewed): values and gradients as on the host."""
+    from tests.fake_gpu import installed
+
+    def run(device):
+        a = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True,
+                         device=device)
+        w = torch.tensor([[1.0, -2.0, 0.5], [3.0, 0.25, -1.0]], device=device)
+        x = a * 1.5
+        u = x.T[1:]  # a view made before the changes: it must follow them
+        x[0].mul_(3.0)
+        x[:, 1:].add_(w[:, 1:])
+        ((x * w).sum() + (u * 2).sum()).backward()
+        return a.grad.cpu().tolist(), x.cpu().tolist()
+
+    host = run("cpu")
+    with installed():
+        device = run("cuda")
+    assert device == host
+    assert host[0] != [[1.5, -3.0, 0.75], [4.5, 0.375, -1.5]]  # the changes counted
