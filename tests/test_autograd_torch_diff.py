@@ -554,6 +554,18 @@ def inference_views_of_normal_tensors(t):
     return flags, x
 
 
+def grad_mode_arguments(t):
+    out = []
+    for make in (lambda: t.no_grad(None), lambda: t.no_grad(orig_func=None),
+                 lambda: t.enable_grad(None)):
+        try:
+            with make():
+                out.append(t.is_grad_enabled())
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
 def set_grad_enabled_decorator(t):
     @t.autograd.set_grad_enabled(False)
     def f():

@@ -17,6 +17,9 @@ class _Bare(GradMode):
 class no_grad(_Bare):  # noqa: N801
     mode = False
 
+    def __init__(self) -> None:  # no arguments, as torch's (no_grad(None) is a TypeError)
+        self._prev = []
+
 
 class enable_grad(_Bare):  # noqa: N801
     mode = True
