@@ -332,6 +332,16 @@ def view_inplace_saved_base(p):
     return out
 
 
+def split_pieces_are_copies(p):
+    # paddle's split and chunk copy; its slices, transposes and reshapes share memory
+    x = p.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    p.split(x, 2)[1].add_(p.to_tensor(10.0))
+    p.chunk(x, 2, axis=1)[0].add_(p.to_tensor(100.0))
+    x[:, 1].add_(p.to_tensor(1000.0))
+    p.transpose(x, [1, 0]).unsqueeze(0).add_(p.to_tensor(0.5))
+    return x
+
+
 def expand_and_flip_are_copies(p):
     b = p.to_tensor([[1.0, 2.0], [3.0, 4.0]])
     b.flip(0).add_(p.to_tensor(10.0))

@@ -226,10 +226,14 @@ def _slab(axis: int, start: int, length: int) -> tuple:
     return (slice(None),) * axis + (slice(start, start + length),)
 
 
-def narrow(x, axis, start, length):
-    """The slice ``start:start+length`` of ``x`` along ``axis`` (a view)."""
+def narrow(x, axis, start, length, copy: bool = False):
+    """The slice ``start:start+length`` of ``x`` along ``axis`` (a view; ``copy``: a new
+    array, as paddle's split makes)."""
     axis = checked_axis(x, "narrow", axis)
-    out = record(_narrow, x.array[_slab(axis, start, length)], (x,), attrs=(axis, start))
+    piece = x.array[_slab(axis, start, length)]
+    if copy:
+        return record(_narrow, piece.copy(), (x,), attrs=(axis, start))
+    out = record(_narrow, piece, (x,), attrs=(axis, start))
     return mark_view(out, x, narrow, axis, start, length)
 
 
@@ -260,8 +264,9 @@ _unnarrow_op = defop("unnarrow", lambda n, g: (narrow(g, n.attrs[0], n.attrs[1],
                      raw=_unnarrow_raw)
 
 
-def split(x, sizes, axis=0):
-    """Pieces of ``x`` along ``axis`` with the given sizes (which must add up)."""
+def split(x, sizes, axis=0, copy: bool = False):
+    """Pieces of ``x`` along ``axis`` with the given sizes (which must add up): views of x,
+    or new arrays with ``copy``."""
     if not x.array.ndim:
         raise x.dialect.invalid("split", "split expects at least a 1-dimensional tensor",
                                 ndim=0)
@@ -274,7 +279,7 @@ def split(x, sizes, axis=0):
             sizes=sizes, size=total, axis=axis)
     out, start = [], 0
     for s in sizes:
-        out.append(narrow(x, axis, start, s))
+        out.append(narrow(x, axis, start, s, copy))
         start += s
     return out
 

@@ -472,7 +472,7 @@ def split(x, num_or_sections, axis=0, name=None):
         if -1 in sizes:
             known = builtins.sum(s for s in sizes if s != -1)
             sizes[sizes.index(-1)] = n - known
-    return list(S.split(x, sizes, axis))
+    return list(S.split(x, sizes, axis, copy=True))  # paddle's pieces are copies
 
 
 def chunk(x, chunks, axis=0, name=None):
