@@ -236,12 +236,14 @@ def _view_in_graph(x):
     if not x.dialect.inplace_view_rebases_base:
         return None
     found = base_of(x)
-    if found is not None and x.requires_grad:
-        several = output_of(x)
-        if several is not None:
-            raise x.dialect.multi_output_view_modified(*several)
-    if found is not None and found[0].requires_grad:
-        if found[0].node is None:
+    if found is None:
+        return None
+    several = output_of(x)
+    if several is not None and x.requires_grad:
+        raise x.dialect.multi_output_view_modified(*several)
+    base = found[0]
+    if base.requires_grad:
+        if base.node is None:
             raise x.dialect.inplace_on_leaf(True)
         if not x.requires_grad:  # made under no_grad from a base that requires grad
             raise x.dialect.no_grad_view_modified()
@@ -271,10 +273,10 @@ def _rebase(base, replay, view) -> None:
     the base becomes its old value with the view's elements replaced by ``view``'s."""
     old = type(base).wrap(base.array)  # the values the rule needs are none: its history
     old.node, old._rg = base.node, base._rg
-    mask = xp_of(base.array).ones_like(base.array)
+    mask = type(base).wrap(xp_of(base.array).ones_like(base.array))
     with no_grad():
-        replay(type(base).wrap(mask)).array[...] = 0  # 0 where the view's elements are
-    result = record(_copy_slices, base.array, (old, view), attrs=(replay, type(base).wrap(mask)))
+        replay(mask).array[...] = 0  # 0 where the view's elements are
+    result = record(_copy_slices, base.array, (old, view), attrs=(replay, mask))
     _adopt(base, result)  # (the write through the view has counted the base's version)
 
 
