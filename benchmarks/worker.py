@@ -55,7 +55,7 @@ def _EngineGrad(base):  # noqa: N802 - a class factory
             try:
                 return base.grad(self, out, x, create_graph)
             except (NotImplementedError, AttributeError):
-                from engine.autograd import prepare_seeds, run_backward
+                from janusgrad.autograd import prepare_seeds, run_backward
                 self.fallback = True
                 seeds = prepare_seeds([out], [None])
                 return run_backward([out], seeds, create_graph, create_graph, [x], False)[0]

@@ -16,7 +16,7 @@ status=0
 exec > >(tee "$LOG") 2>&1
 echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
 "$PY" - <<'PY' || { echo "no usable GPU: nothing checked"; exit 3; }
-from engine import backend
+from janusgrad import backend
 import cupy
 ok = backend.gpu_available()
 print(f"cupy {cupy.__version__}; GPU usable: {ok}; devices: {backend.gpu_count()}")

@@ -18,7 +18,7 @@ import weakref
 
 import numpy as np
 
-from engine import backend
+from janusgrad import backend
 
 # numpy names the engine may use through xp_of(); cupy has each of them (see
 # tests/test_backend_dispatch.py, which checks that against an installed cupy).

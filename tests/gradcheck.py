@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine import Tensor, backend
-from engine.autograd import run_backward
+from janusgrad import Tensor, backend
+from janusgrad.autograd import run_backward
 
 EPS = 1e-6
 
@@ -75,8 +75,8 @@ def check_second_order(fn, arrays, kwargs, grad_args, rng, atol, rtol, device=No
                    if g is not None)
 
     ts, _, grads = vjp(fn, arrays, kwargs, grad_args, u, create_graph=True, device=device)
-    from engine.ops.elementwise import add, mul
-    from engine.ops.reduce import sum as rsum
+    from janusgrad.ops.elementwise import add, mul
+    from janusgrad.ops.reduce import sum as rsum
     total = None
     for i, g in zip(grad_args, grads):
         if g is None or not g.requires_grad:

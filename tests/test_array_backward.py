@@ -8,14 +8,14 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from engine import Tensor, autograd
-from engine.autograd import backward
-from engine.hooks import register_hook
-from engine.mode import no_grad
-from engine.ops import elementwise as E
-from engine.ops import linalg as L
-from engine.ops import reduce as R
-from engine.ops import shape as S
+from janusgrad import Tensor, autograd
+from janusgrad.autograd import backward
+from janusgrad.hooks import register_hook
+from janusgrad.mode import no_grad
+from janusgrad.ops import elementwise as E
+from janusgrad.ops import linalg as L
+from janusgrad.ops import reduce as R
+from janusgrad.ops import shape as S
 
 # (name, function): each takes and returns tensors of shape (2, 3)
 UNARY = [

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import Tensor, backend
-from engine.ops import elementwise as E
+from janusgrad import Tensor, backend
+from janusgrad.ops import elementwise as E
 
 from . import fake_gpu
 from .fake_gpu import FakeGpuArray, fake_xp

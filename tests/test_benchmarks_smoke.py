@@ -63,7 +63,7 @@ def test_the_gpu_workloads_run_on_a_device_and_agree_with_numpy():
 
     import torchlike
     from benchmarks import workloads as W
-    from engine import backend
+    from janusgrad import backend
 
     from .fake_gpu import FakeGpuArray, installed
 

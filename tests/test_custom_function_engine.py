@@ -14,12 +14,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from engine import Tensor
-from engine.autograd import backward, run_backward
-from engine.function import Context, FunctionOp, apply
-from engine.mode import no_grad
-from engine.ops import elementwise as E
-from engine.ops import reduce as R
+from janusgrad import Tensor
+from janusgrad.autograd import backward, run_backward
+from janusgrad.function import Context, FunctionOp, apply
+from janusgrad.mode import no_grad
+from janusgrad.ops import elementwise as E
+from janusgrad.ops import reduce as R
 
 from .gradcheck import check_first_order, check_second_order
 
@@ -268,7 +268,7 @@ def test_needs_input_grad_and_no_node_without_grad():
 
 
 def test_forward_runs_without_grad_and_backward_without_graph_by_default():
-    from engine.mode import state
+    from janusgrad.mode import state
     modes = []
 
     def fwd(ctx, x):

@@ -13,15 +13,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from engine import SPECS, Dialect, Tensor, backend, inplace
-from engine.autograd import run_backward
-from engine.ops import creation as C
-from engine.ops import elementwise as E
-from engine.ops import index as I
+from janusgrad import SPECS, Dialect, Tensor, backend, inplace
+from janusgrad.autograd import run_backward
+from janusgrad.ops import creation as C
+from janusgrad.ops import elementwise as E
+from janusgrad.ops import index as I
 
 from .fake_gpu import FakeGpuArray, installed
 
-_MODULES = ("engine.ops.index", "engine.inplace", "engine.ops.creation")
+_MODULES = ("janusgrad.ops.index", "janusgrad.inplace", "janusgrad.ops.creation")
 MINE = [s for s in SPECS if getattr(s.fn, "__module__", None) in _MODULES]
 GPU = backend.Device("gpu", 0)
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import Tensor, backend
-from engine import functional as F
-from engine import io as EIO
-from engine import printing as P
-from engine.autograd import backward, grad
-from engine.function import Context, FunctionOp, apply
-from engine.gradcheck import GradcheckError, gradcheck, gradgradcheck
-from engine.hooks import register_hook, retain_grad
-from engine.ops import elementwise as E
-from engine.testkit import assert_gradients
+from janusgrad import Tensor, backend
+from janusgrad import functional as F
+from janusgrad import io as EIO
+from janusgrad import printing as P
+from janusgrad.autograd import backward, grad
+from janusgrad.function import Context, FunctionOp, apply
+from janusgrad.gradcheck import GradcheckError, gradcheck, gradgradcheck
+from janusgrad.hooks import register_hook, retain_grad
+from janusgrad.ops import elementwise as E
+from janusgrad.testing import assert_gradients
 
 from .fake_gpu import FakeGpuArray, installed
 
@@ -108,7 +108,7 @@ def test_hooks_see_and_replace_device_gradients():
 
 
 def test_anomaly_nan_check_runs_on_device_gradients():
-    from engine import anomaly
+    from janusgrad import anomaly
     x = dev([0.0], requires_grad=True)
     anomaly.set_enabled(True)
     try:
@@ -175,7 +175,7 @@ def test_hessian_on_the_device():
 
 
 def _sum(t):
-    from engine.ops.reduce import sum as rsum
+    from janusgrad.ops.reduce import sum as rsum
     return rsum(t)
 
 
@@ -269,7 +269,7 @@ def test_frontends_print_a_long_device_tensor_copying_only_the_shown_edges():
     """Printing a summarised device tensor copies only its edge items to the host."""
     import paddlelike
     import torchlike
-    from engine import backend
+    from janusgrad import backend
 
     copied = []
     with installed() as fake:

@@ -13,18 +13,18 @@ import math
 import numpy as np
 import pytest
 
-from engine import Tensor, backend
-from engine import distributions as D
-from engine.autograd import backward
-from engine.nn import data as ND
-from engine.nn import functional as NF
-from engine.nn import init as NI
-from engine.nn import optim as NO
-from engine.nn import variants as NV
-from engine.ops import elementwise as E
-from engine.ops import reduce as R
-from engine.ops import shape as S
-from engine.ops.creation import Generator
+from janusgrad import Tensor, backend
+from janusgrad import distributions as D
+from janusgrad.autograd import backward
+from janusgrad.nn import data as ND
+from janusgrad.nn import functional as NF
+from janusgrad.nn import init as NI
+from janusgrad.nn import optim as NO
+from janusgrad.nn import variants as NV
+from janusgrad.ops import elementwise as E
+from janusgrad.ops import reduce as R
+from janusgrad.ops import shape as S
+from janusgrad.ops.creation import Generator
 
 from .fake_gpu import FakeGpuArray, installed
 

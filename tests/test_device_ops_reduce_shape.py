@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from engine import SPECS, Tensor, backend
-from engine.autograd import run_backward
+from janusgrad import SPECS, Tensor, backend
+from janusgrad.autograd import run_backward
 
 from .fake_gpu import FakeGpuArray, installed
 
-_MODULES = ("engine.ops.reduce", "engine.ops.shape", "engine.ops.linalg")
+_MODULES = ("janusgrad.ops.reduce", "janusgrad.ops.shape", "janusgrad.ops.linalg")
 MINE = [s for s in SPECS if getattr(s.fn, "__module__", None) in _MODULES]
 GPU = backend.Device("gpu", 0)
 
@@ -64,7 +64,7 @@ def test_the_table_covers_these_modules():
 @pytest.mark.parametrize("op", ["matmul", "concatenate", "stack"])
 @pytest.mark.parametrize("device_first", [True, False])
 def test_operands_on_two_devices_are_the_dialects_error(op, device_first):
-    from engine.ops import linalg, shape
+    from janusgrad.ops import linalg, shape
     fn = {"matmul": linalg.matmul, "concatenate": shape.concatenate, "stack": shape.stack}[op]
     with installed():
         host_t = Tensor(np.ones((2, 2)))
@@ -75,7 +75,7 @@ def test_operands_on_two_devices_are_the_dialects_error(op, device_first):
 
 
 def test_results_on_the_device_keep_their_values():
-    from engine.ops import linalg, reduce
+    from janusgrad.ops import linalg, reduce
     a = np.arange(6.0).reshape(2, 3)
     with installed():
         x = Tensor(backend.from_host(a, GPU))

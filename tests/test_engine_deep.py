@@ -7,9 +7,9 @@ import time
 
 import numpy as np
 
-import engine
-from engine import Tensor
-from engine.ops.elementwise import add, mul
+import janusgrad
+from janusgrad import Tensor
+from janusgrad.ops.elementwise import add, mul
 
 
 def chain(x: Tensor, n: int) -> Tensor:
@@ -23,7 +23,7 @@ def test_million_op_chain_backpropagates():
     x = Tensor(np.array(0.5), requires_grad=True)
     y = chain(x, 1_000_000)
     assert y.array == 1_000_000.5
-    engine.backward([y])
+    janusgrad.backward([y])
     assert x.grad.array == 1.0
     del y  # freeing a million-deep chain must not overflow the C stack either
     gc.collect()
@@ -35,11 +35,11 @@ def test_deep_chain_with_saved_values_and_create_graph():
     y = x
     for _ in range(n):
         y = mul(y, x)                    # x ** (n + 1), every node saving its inputs
-    engine.backward([y], create_graph=True)
+    janusgrad.backward([y], create_graph=True)
     g = x.grad                           # (n + 1) x ** n, itself a graph about n deep
     assert g.array == n + 1 and g.node is not None
     x.grad = None
-    engine.backward([g])
+    janusgrad.backward([g])
     assert x.grad.array == (n + 1) * n
 
 
@@ -49,7 +49,7 @@ def _backward_cpu_seconds(n: int) -> float:
     gc.disable()
     try:
         t0 = time.process_time()
-        engine.backward([y])
+        janusgrad.backward([y])
         return time.process_time() - t0
     finally:
         gc.enable()

@@ -10,10 +10,10 @@ import itertools
 import numpy as np
 import pytest
 
-from engine import Dialect, Tensor
-from engine.backend import DTYPES
-from engine.dtypes import DIM, SCALAR, ZERO_DIM, PromotionError, result_type
-from engine.ops.elementwise import add, div, mul
+from janusgrad import Dialect, Tensor
+from janusgrad.backend import DTYPES
+from janusgrad.dtypes import DIM, SCALAR, ZERO_DIM, PromotionError, result_type
+from janusgrad.ops.elementwise import add, div, mul
 
 D = DTYPES
 f16, f32, f64 = D["float16"], D["float32"], D["float64"]
@@ -124,7 +124,7 @@ def _label(x):
 @pytest.mark.parametrize("op", OPS)
 def test_promotion_grid_matches_torch(op):
     torch = pytest.importorskip("torch")
-    from engine.ops import elementwise
+    from janusgrad.ops import elementwise
 
     engine_op = getattr(elementwise, op)
     torch_op = getattr(torch, op)

@@ -18,12 +18,12 @@ import weakref
 import numpy as np
 import pytest
 
-from engine import Tensor, autograd
-from engine.autograd import backward
-from engine.inplace import update
-from engine.mode import no_grad
-from engine.ops import elementwise as E
-from engine.ops import reduce as R
+from janusgrad import Tensor, autograd
+from janusgrad.autograd import backward
+from janusgrad.inplace import update
+from janusgrad.mode import no_grad
+from janusgrad.ops import elementwise as E
+from janusgrad.ops import reduce as R
 
 
 def _leaf(values) -> Tensor:
@@ -31,7 +31,7 @@ def _leaf(values) -> Tensor:
 
 
 def test_a_node_with_many_consumers_gets_the_sum_and_nobody_s_gradient_changes():
-    from engine.hooks import register_hook
+    from janusgrad.hooks import register_hook
     x = _leaf([1.0, 2.0, 3.0])
     h = E.mul(x, 2.0)  # a node whose output feeds four consumers
     # add passes its incoming gradient on as it is: h's first gradient is the very object
@@ -111,7 +111,7 @@ def test_a_gradient_sent_to_a_node_and_a_leaf_never_makes_two_leaves_share_an_ar
     """add sends one gradient object to both inputs; a node's rule may pass it on unchanged
     (add with a number) or as a view (reshape) to another leaf: the two leaves' grads must
     still be arrays of their own."""
-    from engine.ops import shape as S
+    from janusgrad.ops import shape as S
     for through in (lambda t: E.add(t, 1.0), lambda t: S.reshape(t, (2,)),
                      lambda t: E.mul(t, 3.0)):
         x, w = _leaf([1.0, 2.0]), _leaf([1.0, 2.0])
@@ -126,7 +126,7 @@ def test_a_gradient_sent_to_a_node_and_a_leaf_never_makes_two_leaves_share_an_ar
 
 
 def test_a_retained_non_leaf_grad_and_a_leaf_grad_are_not_one_array():
-    from engine.hooks import retain_grad
+    from janusgrad.hooks import retain_grad
     x = _leaf([1.0, 2.0])
     y = E.mul(x, 3.0)
     retain_grad(y)
@@ -137,7 +137,7 @@ def test_a_retained_non_leaf_grad_and_a_leaf_grad_are_not_one_array():
 
 
 def _fresh_cases():
-    from engine import SPECS
+    from janusgrad import SPECS
     return [s for s in SPECS if s.differentiable]
 
 
@@ -196,7 +196,7 @@ def test_raw_rules_give_tensor_rule_bits_on_mixed_and_number_operands(monkeypatc
         k = Tensor(ints.copy())
         out = {"f32*f64": lambda: E.mul(p, q), "int*f32": lambda: E.mul(k, p),
                "f32/int": lambda: E.div(p, k), "f64**f32": lambda: E.pow(q, p),
-               "f32@f64": lambda: __import__("engine").ops.linalg.matmul(p, q),
+               "f32@f64": lambda: __import__("janusgrad").ops.linalg.matmul(p, q),
                "f32**2.5": lambda: E.pow(E.abs(p), 2.5), "f32**2": lambda: E.pow(p, 2),
                "f32**0": lambda: E.pow(p, 0), "2.0**f32": lambda: E.pow(2.0, p),
                "max ties": lambda: E.maximum(p, r),
@@ -213,7 +213,7 @@ def test_raw_rules_give_tensor_rule_bits_on_mixed_and_number_operands(monkeypatc
 
 
 def test_hooks_and_retained_grads_see_tensors_on_the_array_path(monkeypatch):
-    from engine.hooks import register_hook, retain_grad
+    from janusgrad.hooks import register_hook, retain_grad
 
     def make():
         x = _leaf([1.0, -2.0, 3.0])
@@ -251,7 +251,7 @@ def test_x_times_a_float_keeps_only_the_float(fn):
 
 
 def test_a_change_after_the_node_is_still_caught_when_later_nodes_exist():
-    from engine.inplace import update
+    from janusgrad.inplace import update
     x = _leaf([1.0, 2.0])
     a = E.mul(x, 2.0)
     b = E.sin(a)  # saves a
@@ -279,7 +279,7 @@ _UNRECORDED = {
 
 @pytest.mark.parametrize("case", list(_UNRECORDED))
 def test_fast_paths_under_no_grad_and_inference_mode(case):
-    from engine.mode import InferenceMode
+    from janusgrad.mode import InferenceMode
     f, x = _UNRECORDED[case], _leaf([1.0, 2.0])
     with no_grad():
         out = f(x)
@@ -292,7 +292,7 @@ def test_fast_paths_under_no_grad_and_inference_mode(case):
 
 
 def _graph_nodes(*roots):
-    from engine.tensor import Node
+    from janusgrad.tensor import Node
     seen, stack = {}, [t.node for t in roots if t.node is not None]
     while stack:
         n = stack.pop()
@@ -307,7 +307,7 @@ def test_every_node_is_made_after_the_nodes_of_its_inputs():
     topological order only while every node is made after its parents, whatever made it
     (ops, a custom function with two outputs, an in-place change of a view, create_graph)."""
     import torchlike as torch
-    from engine.tensor import Node
+    from janusgrad.tensor import Node
 
     class TwoOut(torch.autograd.Function):
         @staticmethod

@@ -9,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import engine
-from engine import Dialect, Tensor, record
-from engine.autograd import run_backward
-from engine.mode import enable_grad, no_grad
-from engine.ops import OpDef
-from engine.ops.elementwise import add, cos, exp, floor_divide, mul, pow, sin
-from engine.ops.reduce import sum
+import janusgrad
+from janusgrad import Dialect, Tensor, record
+from janusgrad.autograd import run_backward
+from janusgrad.mode import enable_grad, no_grad
+from janusgrad.ops import OpDef
+from janusgrad.ops.elementwise import add, cos, exp, floor_divide, mul, pow, sin
+from janusgrad.ops.reduce import sum
 
 
 def leaf(values, dtype=np.float64, requires_grad=True) -> Tensor:
@@ -46,7 +46,7 @@ def graph_nodes(t: Tensor) -> list:
     seen, stack, out = set(), [t.node], []
     while stack:
         n = stack.pop()
-        if n is None or not isinstance(n, engine.Node) or id(n) in seen:
+        if n is None or not isinstance(n, janusgrad.Node) or id(n) in seen:
             continue
         seen.add(id(n))
         out.append(n)
@@ -60,7 +60,7 @@ def test_diamond_sums_both_paths_and_runs_the_join_once():
     probe = Probe()
     h = probe(x)                       # h feeds two branches that rejoin
     y = sum(mul(sin(h), cos(h)))       # d/dx sin(x)cos(x) = cos(2x)
-    engine.backward([y])
+    janusgrad.backward([y])
     np.testing.assert_allclose(x.grad.array, np.cos(2 * x.array))
     assert len(probe.calls) == 1       # the shared node ran once, with both paths' sum
     np.testing.assert_allclose(probe.calls[0], np.cos(2 * x.array))
@@ -68,36 +68,36 @@ def test_diamond_sums_both_paths_and_runs_the_join_once():
 
 def test_input_used_twice_in_one_op():
     x = leaf([1.5, -2.0])
-    engine.backward([sum(mul(x, x))])
+    janusgrad.backward([sum(mul(x, x))])
     np.testing.assert_allclose(x.grad.array, 2 * x.array)
 
 
 def test_same_gradient_object_sent_to_two_inputs():
     # add's rule returns one gradient for both inputs; accumulating must not alias them
     x = leaf([1.0, 2.0])
-    engine.backward([sum(add(x, x))])
+    janusgrad.backward([sum(add(x, x))])
     np.testing.assert_allclose(x.grad.array, [2.0, 2.0])
 
 
 def test_shared_input_across_ops():
     x = leaf([0.5, 1.0, -3.0])
     y = sum(add(add(mul(x, x), x), exp(x)))       # x^2 + x + e^x
-    engine.backward([y])
+    janusgrad.backward([y])
     np.testing.assert_allclose(x.grad.array, 2 * x.array + 1 + np.exp(x.array))
 
 
 def test_gradients_accumulate_across_backward_calls_into_the_same_object():
     x = leaf([1.0, 2.0])
-    engine.backward([sum(mul(x, 3.0))])
+    janusgrad.backward([sum(mul(x, 3.0))])
     first = x.grad
-    engine.backward([sum(mul(x, x))])
+    janusgrad.backward([sum(mul(x, x))])
     assert x.grad is first
     np.testing.assert_allclose(x.grad.array, 3.0 + 2 * x.array)
 
 
 def test_leaf_root():
     x = leaf(2.0)
-    engine.backward([x])
+    janusgrad.backward([x])
     assert x.grad.array == 1.0
 
 
@@ -117,22 +117,22 @@ class MarkedTensor(Tensor):
 def test_second_backward_through_released_graph_raises_the_dialects_error():
     x = MarkedTensor(np.array([1.0, 2.0]), requires_grad=True)
     y = sum(mul(x, x))
-    engine.backward([y])
+    janusgrad.backward([y])
     with pytest.raises(LookupError, match="released"):
-        engine.backward([y])
+        janusgrad.backward([y])
 
 
 def test_retain_graph_allows_reuse_and_accumulates():
     x = leaf([1.0, -2.0])
     y = sum(mul(exp(x), x))                       # d/dx = e^x (1 + x)
     expected = np.exp(x.array) * (1 + x.array)
-    engine.backward([y], retain_graph=True)
-    engine.backward([y], retain_graph=True)
+    janusgrad.backward([y], retain_graph=True)
+    janusgrad.backward([y], retain_graph=True)
     np.testing.assert_allclose(x.grad.array, 2 * expected)
-    engine.backward([y])                          # the last use may release
+    janusgrad.backward([y])                          # the last use may release
     np.testing.assert_allclose(x.grad.array, 3 * expected)
     with pytest.raises(RuntimeError):
-        engine.backward([y])
+        janusgrad.backward([y])
 
 
 def test_saved_values_released_after_backward():
@@ -140,7 +140,7 @@ def test_saved_values_released_after_backward():
     y = sum(mul(exp(x), sin(x)))
     nodes = graph_nodes(y)
     assert any(n.saved for n in nodes) and any(n.out_data is not None for n in nodes)
-    engine.backward([y])
+    janusgrad.backward([y])
     assert all(n.saved is None and n.out_data is None for n in nodes)
 
 
@@ -149,7 +149,7 @@ def test_saved_values_kept_with_retain_graph():
     y = sum(mul(exp(x), sin(x)))
     nodes = graph_nodes(y)
     saved_before = [n.saved for n in nodes]
-    engine.backward([y], retain_graph=True)
+    janusgrad.backward([y], retain_graph=True)
     assert [n.saved for n in nodes] == saved_before
 
 
@@ -159,13 +159,13 @@ def test_second_backward_through_nodes_that_saved_nothing_is_allowed():
     (paddle 3.3 refuses all four: this wants a dialect flag; the default follows torch.)"""
     x = leaf([1.0, 2.0])
     y = sum(add(x, 1.0))
-    engine.backward([y])
-    engine.backward([y])
+    janusgrad.backward([y])
+    janusgrad.backward([y])
     np.testing.assert_allclose(x.grad.array, [2.0, 2.0])
     z = sum(mul(x, 2.0))
-    engine.backward([z])
+    janusgrad.backward([z])
     with pytest.raises(RuntimeError):
-        engine.backward([z])
+        janusgrad.backward([z])
 
 
 # ------------------------------------------------------------------ what is kept
@@ -173,21 +173,21 @@ def test_non_leaf_gradients_are_not_kept():
     x = leaf([1.0, 2.0])
     h = mul(x, 2.0)
     y = sum(h)
-    engine.backward([y])
+    janusgrad.backward([y])
     assert h.grad is None and y.grad is None
     np.testing.assert_allclose(x.grad.array, [2.0, 2.0])
 
 
 def test_leaf_grad_is_not_part_of_a_graph():
     x = leaf([1.0, 2.0])
-    engine.backward([sum(mul(x, x))])
+    janusgrad.backward([sum(mul(x, x))])
     assert x.grad.node is None and not x.grad.requires_grad
 
 
 def test_leaves_that_do_not_require_grad_get_nothing():
     x = leaf([1.0, 2.0])
     c = leaf([3.0, 4.0], requires_grad=False)
-    engine.backward([sum(mul(x, c))])
+    janusgrad.backward([sum(mul(x, c))])
     assert c.grad is None
     np.testing.assert_allclose(x.grad.array, c.array)
 
@@ -204,7 +204,7 @@ def test_broadcast_gradients_are_summed_back_to_input_shapes(shape_a, shape_b):
     rng = np.random.default_rng(0)
     a = leaf(rng.standard_normal(shape_a))
     b = leaf(rng.standard_normal(shape_b))
-    engine.backward([sum(mul(a, b))])
+    janusgrad.backward([sum(mul(a, b))])
     out_shape = np.broadcast_shapes(shape_a, shape_b)
     ga = np.broadcast_to(b.array, out_shape)
     gb = np.broadcast_to(a.array, out_shape)
@@ -225,7 +225,7 @@ def _sum_to(g, shape):
 def test_gradient_cast_back_to_each_input_dtype():
     a = leaf([1.0, 2.0], dtype=np.float32)
     b = leaf([3.0, 4.0], dtype=np.float64)
-    engine.backward([sum(mul(a, b))])
+    janusgrad.backward([sum(mul(a, b))])
     assert a.grad.dtype == np.float32 and b.grad.dtype == np.float64
     np.testing.assert_allclose(a.grad.array, [3.0, 4.0])
 
@@ -285,24 +285,24 @@ def test_only_floating_tensors_can_require_grad():
 def test_implicit_seed_only_for_one_element():
     x = leaf([1.0, 2.0])
     with pytest.raises(RuntimeError, match="scalar"):
-        engine.backward([mul(x, 2.0)])
+        janusgrad.backward([mul(x, 2.0)])
 
 
 def test_explicit_seed_for_non_scalar():
     x = leaf([1.0, 2.0])
-    engine.backward([mul(x, 2.0)], [Tensor(np.array([10.0, 100.0]))])
+    janusgrad.backward([mul(x, 2.0)], [Tensor(np.array([10.0, 100.0]))])
     np.testing.assert_allclose(x.grad.array, [20.0, 200.0])
 
 
 def test_seed_of_wrong_shape_raises():
     x = leaf([1.0, 2.0])
     with pytest.raises(RuntimeError, match="shape"):
-        engine.backward([mul(x, 2.0)], [Tensor(np.ones(3))])
+        janusgrad.backward([mul(x, 2.0)], [Tensor(np.ones(3))])
 
 
 def test_backward_from_tensor_without_grad_raises():
     with pytest.raises(RuntimeError):
-        engine.backward([leaf([1.0], requires_grad=False)])
+        janusgrad.backward([leaf([1.0], requires_grad=False)])
 
 
 # ------------------------------------------------------------------ create_graph
@@ -320,7 +320,7 @@ def test_create_graph_gives_differentiable_gradients():
 
 def test_create_graph_backward_accumulates_a_graph_gradient():
     x = leaf([0.5, 2.0])
-    engine.backward([sum(mul(sin(x), x))], create_graph=True)
+    janusgrad.backward([sum(mul(sin(x), x))], create_graph=True)
     g = x.grad                                         # sin x + x cos x
     np.testing.assert_allclose(g.array, np.sin(x.array) + x.array * np.cos(x.array))
     assert g.node is not None
@@ -330,7 +330,7 @@ def test_create_graph_backward_accumulates_a_graph_gradient():
 
 def test_backward_runs_without_recording_unless_create_graph():
     x = leaf([0.5, 2.0])
-    engine.backward([sum(mul(x, x))])
+    janusgrad.backward([sum(mul(x, x))])
     assert x.grad.node is None
 
 
@@ -365,7 +365,7 @@ def test_run_backward_unreachable_input_gives_none():
 def test_backward_with_inputs_accumulates_only_into_them():
     x = leaf([1.0, 2.0])
     z = leaf([3.0, 4.0])
-    engine.backward([sum(mul(x, z))], inputs=[x])
+    janusgrad.backward([sum(mul(x, z))], inputs=[x])
     np.testing.assert_allclose(x.grad.array, z.array)
     assert z.grad is None
 
@@ -373,7 +373,7 @@ def test_backward_with_inputs_accumulates_only_into_them():
 def test_a_seed_that_requires_grad_stays_in_the_graph_when_sent_to_two_inputs():
     """d/dz of <d(x^3)/dx seeded by z, ...>: mul(x, x) sends one gradient object to both
     inputs; copying it there would cut the seed z out of the graph (gave 4, not 12)."""
-    from engine.autograd import grad
+    from janusgrad.autograd import grad
     x = leaf(2.0)
     (g,) = grad([mul(mul(x, x), x)], [x], create_graph=True)
     z = leaf(0.0)

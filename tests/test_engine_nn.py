@@ -6,14 +6,14 @@ import math
 import numpy as np
 import pytest
 
-from engine import Tensor
-from engine import io as EIO
-from engine.nn import data as ND
-from engine.nn import functional as NF
-from engine.nn import init as NI
-from engine.nn import optim as NO
-from engine.nn import schedule as NS
-from engine.ops.creation import Generator
+from janusgrad import Tensor
+from janusgrad import io as EIO
+from janusgrad.nn import data as ND
+from janusgrad.nn import functional as NF
+from janusgrad.nn import init as NI
+from janusgrad.nn import optim as NO
+from janusgrad.nn import schedule as NS
+from janusgrad.ops.creation import Generator
 
 
 def test_batches_cover_the_samples_in_order_or_shuffled():

@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from engine import Dialect, Tensor
-from engine.autograd import run_backward
-from engine.ops import creation, index, linalg, reduce, shape
+from janusgrad import Dialect, Tensor
+from janusgrad.autograd import run_backward
+from janusgrad.ops import creation, index, linalg, reduce, shape
 
 from .gradcheck import check_first_order, check_second_order
 

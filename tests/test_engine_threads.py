@@ -5,11 +5,11 @@ import threading
 
 import numpy as np
 
-import engine
-from engine import Tensor
-from engine.mode import is_grad_enabled, no_grad
-from engine.ops.elementwise import exp, mul
-from engine.ops.reduce import sum
+import janusgrad
+from janusgrad import Tensor
+from janusgrad.mode import is_grad_enabled, no_grad
+from janusgrad.ops.elementwise import exp, mul
+from janusgrad.ops.reduce import sum
 
 
 def test_no_grad_in_one_thread_does_not_affect_another():
@@ -57,7 +57,7 @@ def test_independent_backward_in_threads():
             x = Tensor(np.full(3, float(i)), requires_grad=True)
             for _ in range(50):
                 x.grad = None
-                engine.backward([sum(mul(exp(x), x))])
+                janusgrad.backward([sum(mul(exp(x), x))])
             results[i] = x.grad.array.copy()
         except Exception as e:  # surfaced below: a thread's exception is otherwise lost
             errors.append(e)

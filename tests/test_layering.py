@@ -116,7 +116,7 @@ def test_engine_code_names_no_framework(path):
 
 # modules whose job is host-side: they turn device data into host data first (to_host)
 HOST_SIDE = {"engine/backend.py", "engine/printing.py", "engine/io.py", "engine/gradcheck.py",
-             "engine/testkit.py", "engine/ops/testing.py"}
+             "engine/testing.py", "engine/ops/testing.py"}
 # functions allowed to use numpy inside an engine kernel module: the op table's numpy
 # references and draw helpers (by name) and the host random stream
 HOST_FUNCTION_PREFIXES = ("_ref", "_make", "_draw")
@@ -215,21 +215,20 @@ def test_ci_runs_the_readme_test_command():
     assert "set -euo pipefail" in ci and os.access(REPO / ".ci" / "run", os.X_OK)
 
 
-def test_pyproject_finds_every_package():
-    """A wheel holds only the packages setuptools finds from pyproject's settings: every
-    folder with an __init__.py under engine/ and frontends/ must be found."""
+def test_pyproject_lists_every_package():
+    """A wheel holds only the packages pyproject lists: every folder with an __init__.py
+    under engine/ (installed as janusgrad) and frontends/ must be listed, and nothing else;
+    no top-level package named engine is installed."""
     tomllib = pytest.importorskip("tomllib")
-    setuptools = pytest.importorskip("setuptools")
-    find = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"][
-        "packages"]["find"]
-    found = set()
-    for where in find["where"]:
-        found |= set(setuptools.find_packages(str(REPO / where), include=find["include"]))
-    roots = {"engine": REPO / "engine", "torchlike": REPO / "frontends" / "torchlike",
+    tool = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(tool["packages"])
+    assert tool["package-dir"] == {"janusgrad": "engine", "": "frontends"}
+    roots = {"janusgrad": REPO / "engine", "torchlike": REPO / "frontends" / "torchlike",
              "paddlelike": REPO / "frontends" / "paddlelike"}
     on_disk = set()
     for name, root in roots.items():
         for init in root.rglob("__init__.py"):
             on_disk.add(".".join((name, *init.parent.relative_to(root).parts)))
-    assert on_disk - found == set()
-    assert found - on_disk == set()
+    assert on_disk - listed == set()
+    assert listed - on_disk == set()
+    assert not any(p.partition(".")[0] == "engine" for p in listed)

@@ -1,4 +1,4 @@
-"""Property tests generated from the op table (engine.ops.SPECS).
+"""Property tests generated from the op table (janusgrad.ops.SPECS).
 
 For every spec: forward against its numpy reference, the VJP against central
 differences in float64 along random directions, and (for smooth ops) the
@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 from hypothesis.extra import numpy as hnp
 
-import engine
-from engine import OPS, SPECS, Tensor, autograd, backend
+import janusgrad
+from janusgrad import OPS, SPECS, Tensor, autograd, backend
 
 from . import fake_gpu
 from .gradcheck import check_first_order, check_second_order, host, place, vjp
@@ -139,7 +139,7 @@ def test_non_differentiable_ops_pass_zero_or_no_gradient(spec):
     ts = [Tensor(a, requires_grad=True) for a in arrays]
     out = spec.fn(*ts, **kwargs)
     if out.requires_grad:
-        engine.backward([out], [Tensor(np.ones(out.array.shape))])
+        janusgrad.backward([out], [Tensor(np.ones(out.array.shape))])
         for t in ts:
             assert t.grad is None or not np.any(t.grad.array)
 
@@ -149,7 +149,7 @@ def _ops_in_graph(out):
     while stack:
         n = stack.pop()
         seen.add(n.op.name)
-        stack.extend(p for p in n.parents if isinstance(p, engine.Node))
+        stack.extend(p for p in n.parents if isinstance(p, janusgrad.Node))
     return seen
 
 

@@ -18,18 +18,18 @@ REPO = Path(__file__).resolve().parents[1]
 
 FAKE_SHIM = {
     "fakeshim/__init__.py": """
-        from engine.dropin import module_getattr
+        from janusgrad.dropin import module_getattr
         from . import nn
         def ones():
             return "fake ones"
         __getattr__ = module_getattr("fakeshim", "fakefw")
     """,
     "fakeshim/nn/__init__.py": """
-        from engine.dropin import module_getattr
+        from janusgrad.dropin import module_getattr
         __getattr__ = module_getattr("fakeshim", "fakefw.nn")
     """,
     "fakeshim/nn/functional.py": """
-        from engine.dropin import module_getattr
+        from janusgrad.dropin import module_getattr
         def relu(x):
             return max(x, 0)
         __getattr__ = module_getattr("fakeshim", "fakefw.nn.functional")
@@ -258,7 +258,7 @@ def test_other_packages_are_untouched(fake):
 
 
 def test_in_process_run_restores_state(tmp_path):
-    from engine.dropin import run
+    from janusgrad.dropin import run
 
     script = tmp_path / "s.py"
     script.write_text("import sys, json\nimport json as fakeshim_json\nsys.exit(5)\n")
@@ -328,7 +328,7 @@ def test_torch_nn_functional_resolves_to_the_shim(tmp_path):
 def test_missing_error_is_not_implemented_and_attribute_error():
     import traceback
 
-    from engine.dropin import missing
+    from janusgrad.dropin import missing
 
     e = missing("shimx", "fw.fft.rfft")
     assert isinstance(e, NotImplementedError) and isinstance(e, AttributeError)
@@ -340,7 +340,7 @@ def test_missing_error_is_not_implemented_and_attribute_error():
 def test_module_getattr_public_private_and_submodules():
     import types
 
-    from engine.dropin import module_getattr
+    from janusgrad.dropin import module_getattr
 
     getattr_ = module_getattr("json", "fw")      # the shim "json" stands for "fw"
     mod = types.ModuleType("json_stand_in")

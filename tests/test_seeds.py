@@ -65,7 +65,7 @@ def test_demo_expected_is_what_the_real_framework_prints(script, shim, real):
 
 # ------------------------------------------------------------------ on a GPU
 @pytest.mark.gpu
-@pytest.mark.skipif(not __import__("engine").backend.gpu_available(),
+@pytest.mark.skipif(not __import__("janusgrad").backend.gpu_available(),
                     reason="no GPU usable (cupy and a CUDA device)")
 def test_paddle_seed_on_a_gpu_prints_gpu_places():
     """Like a GPU build of paddle, paddlelike computes on gpu:0 by default where a GPU is

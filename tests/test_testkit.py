@@ -10,14 +10,14 @@ from hypothesis import given, settings
 
 import paddlelike
 import torchlike
-from engine.testkit import GradientMismatch
+from janusgrad.testing import GradientMismatch
 from paddlelike import testing as ptest
 from torchlike import testing as ttest
 
 
 def test_engine_and_frontends_import_without_hypothesis():
     code = ("import sys; sys.modules['hypothesis'] = None\n"
-            "import engine, engine.testkit, torchlike, torchlike.testing, paddlelike, "
+            "import janusgrad, janusgrad.testing, torchlike, torchlike.testing, paddlelike, "
             "paddlelike.testing\n"
             "print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import torchlike as torch
-from engine import backend
+from janusgrad import backend
 from tests.fake_gpu import FakeGpuArray, installed
 from torchlike.utils.data import DataLoader, TensorDataset
 

@@ -2,8 +2,8 @@
 # ruff: noqa: F401  (this module re-exports the public paddle namespace)
 from __future__ import annotations
 
-from engine.dropin import module_getattr as _module_getattr
-from engine.mode import is_grad_enabled
+from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.mode import is_grad_enabled
 
 from . import autograd, device, nn
 from .autograd import enable_grad, no_grad, set_grad_enabled

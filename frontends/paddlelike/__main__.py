@@ -1,7 +1,7 @@
 """`python -m paddlelike SCRIPT [ARGS...]`: run a paddle script unmodified on paddlelike."""
 import sys
 
-from engine.dropin import run
+from janusgrad.dropin import run
 
 if len(sys.argv) < 2:
     sys.stderr.write("usage: python -m paddlelike SCRIPT [ARGS...]\n"

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import warnings
 
-from engine import inplace as _inplace
-from engine.backend import CPU, default_float, device_of, int64, to_device
-from engine.ops import creation as C
-from engine.ops import elementwise as E
-from engine.ops import reduce as R
-from engine.tensor import Tensor as _EngineTensor
+from janusgrad import inplace as _inplace
+from janusgrad.backend import CPU, default_float, device_of, int64, to_device
+from janusgrad.ops import creation as C
+from janusgrad.ops import elementwise as E
+from janusgrad.ops import reduce as R
+from janusgrad.tensor import Tensor as _EngineTensor
 
 from .device import device_of_place, expected_device
 from .meta import to_np

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 
-from engine.dialect import Dialect
+from janusgrad.dialect import Dialect
 
 from .meta import of_np
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import pickle
 
-from engine.backend import from_host, is_array
-from engine.tensor import Tensor as _EngineTensor
+from janusgrad.backend import from_host, is_array
+from janusgrad.tensor import Tensor as _EngineTensor
 
 from .device import expected_device
 from .dialect import tensor_name

@@ -8,12 +8,12 @@ from __future__ import annotations
 import builtins
 import importlib
 
-from engine.mode import no_grad as _engine_no_grad
-from engine.ops import elementwise as E
-from engine.ops import linalg as L
-from engine.ops import reduce as R
-from engine.ops import shape as S
-from engine.tensor import Tensor as _EngineTensor
+from janusgrad.mode import no_grad as _engine_no_grad
+from janusgrad.ops import elementwise as E
+from janusgrad.ops import linalg as L
+from janusgrad.ops import reduce as R
+from janusgrad.ops import shape as S
+from janusgrad.tensor import Tensor as _EngineTensor
 
 from .dialect import matmul_error, norm_axis_error, reduce_axis_error, reshape_error
 from .meta import to_np
@@ -22,7 +22,7 @@ from .tensor import Tensor
 
 def _eng(family: str, name: str):
     """An engine op by family and name; a clear error if the engine lacks it."""
-    fn = getattr(importlib.import_module(f"engine.ops.{family}"), name, None)
+    fn = getattr(importlib.import_module(f"janusgrad.ops.{family}"), name, None)
     if fn is not None:
         return fn
 

@@ -10,7 +10,7 @@ leading space.  Items per line = (linewidth - indent) // (width + 2).
 """
 from __future__ import annotations
 
-from engine.printing import nested, shown_values
+from janusgrad.printing import nested, shown_values
 
 from .meta import of_np, place_of
 

@@ -6,13 +6,13 @@ shared with the functional API are attached by ``ops.attach_methods``.
 """
 from __future__ import annotations
 
-from engine import autograd as _autograd
-from engine import hooks as _hooks
-from engine import inplace as _inplace
-from engine.backend import gpu_available, scalar_of, to_device, to_host
-from engine.mode import is_grad_enabled as _grad_enabled
-from engine.ops import elementwise as _E
-from engine.tensor import Tensor as _EngineTensor
+from janusgrad import autograd as _autograd
+from janusgrad import hooks as _hooks
+from janusgrad import inplace as _inplace
+from janusgrad.backend import gpu_available, scalar_of, to_device, to_host
+from janusgrad.mode import is_grad_enabled as _grad_enabled
+from janusgrad.ops import elementwise as _E
+from janusgrad.tensor import Tensor as _EngineTensor
 
 from .dialect import DIALECT, tensor_name
 from .meta import CPU as _CPU_PLACE
@@ -264,7 +264,7 @@ class Tensor(_EngineTensor):
 
     def set_value(self, value) -> None:
         """Overwrite the data (no graph, no leaf check: paddle's parameter update)."""
-        from engine.backend import as_array
+        from janusgrad.backend import as_array
         v = value.array if isinstance(value, _EngineTensor) else as_array(value)
         v = _on_device_of(v, self.array)
         if tuple(v.shape) != self.array.shape:
@@ -423,7 +423,7 @@ class Tensor(_EngineTensor):
         return out
 
     def astype(self, dtype):
-        from engine.ops.elementwise import cast
+        from janusgrad.ops.elementwise import cast
         return cast(self, to_np(dtype))
 
     cast = astype
@@ -518,14 +518,14 @@ def _host_copy(a):
 
 def _on_device_of(v, target):
     """``v`` moved to ``target``'s device (loaded host data meeting a GPU tensor)."""
-    from engine.backend import device_of
+    from janusgrad.backend import device_of
     if type(v) is type(target):
         return v
     return to_device(v, device_of(target))
 
 
 def _as_int64(n: int):
-    from engine.backend import as_array, int64
+    from janusgrad.backend import as_array, int64
     return as_array(n, int64)
 
 

@@ -1,8 +1,8 @@
 """The PyTorch dialect of janusgrad: ``import torchlike as torch``."""
 from __future__ import annotations
 
-from engine.dropin import module_getattr
-from engine.mode import is_grad_enabled
+from janusgrad.dropin import module_getattr
+from janusgrad.mode import is_grad_enabled
 
 from . import _dtypes
 from ._creation import (

@@ -1,7 +1,7 @@
 """`python -m torchlike SCRIPT [ARGS...]`: run a torch script unmodified on torchlike."""
 import sys
 
-from engine.dropin import run
+from janusgrad.dropin import run
 
 if len(sys.argv) < 2:
     sys.stderr.write("usage: python -m torchlike SCRIPT [ARGS...]\n"

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import warnings
 
-from engine.backend import device_of, is_array, to_device
-from engine.tensor import Tensor as EngineTensor
-from engine.tensor import unrecorded
+from janusgrad.backend import device_of, is_array, to_device
+from janusgrad.tensor import Tensor as EngineTensor
+from janusgrad.tensor import unrecorded
 
 from . import _dtypes
 from ._device import move, resolve

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
-from engine import backend
-from engine.backend import CPU as ENGINE_CPU
-from engine.backend import Device, device_of, ndarray, to_device
-from engine.ops import placement
+from janusgrad import backend
+from janusgrad.backend import CPU as ENGINE_CPU
+from janusgrad.backend import Device, device_of, ndarray, to_device
+from janusgrad.ops import placement
 
 _TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
           "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
@@ -113,7 +113,7 @@ def _type_name(v) -> str:
     from . import _dtypes
     if isinstance(v, _dtypes.dtype):
         return "torch.dtype"
-    from engine.tensor import Tensor
+    from janusgrad.tensor import Tensor
     if isinstance(v, Tensor):
         return "Tensor"
     return type(v).__name__
@@ -247,7 +247,7 @@ def _is_device_arg(v) -> bool:
 
 def parse_to(args, kwargs) -> tuple:
     """(device argument, torch dtype, copy) from torch's three ``to()`` signatures."""
-    from engine.tensor import Tensor
+    from janusgrad.tensor import Tensor
 
     from ._dtypes import dtype
     b = _bind(_BY_DEVICE, args, kwargs)

@@ -1,7 +1,7 @@
 """TorchDialect: torch 2.13's policies and the exact wording of its errors."""
 from __future__ import annotations
 
-from engine.dialect import Dialect
+from janusgrad.dialect import Dialect
 
 from ._dtypes import from_np
 
@@ -231,7 +231,7 @@ class TorchDialect(Dialect):
 
 
 def _version_hint() -> str:
-    from engine.anomaly import is_enabled
+    from janusgrad.anomaly import is_enabled
     if is_enabled():
         return ("the backtrace further above shows the operation that failed to compute its "
                 "gradient. The variable in question was changed in there or anywhere later. "

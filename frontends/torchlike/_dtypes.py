@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import builtins
 
-from engine.backend import DTYPES
+from janusgrad.backend import DTYPES
 
 
 class dtype:  # noqa: N801 - torch spells it so

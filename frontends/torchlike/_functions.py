@@ -6,8 +6,8 @@ the node where torch has several nodes for one engine op.
 """
 from __future__ import annotations
 
-from engine.tensor import Tensor as EngineTensor
-from engine.views import mark_outputs
+from janusgrad.tensor import Tensor as EngineTensor
+from janusgrad.views import mark_outputs
 
 from . import _dtypes
 from ._dialect import long_name

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import weakref
 
-from engine.tensor import Node
+from janusgrad.tensor import Node
 
 # engine op name -> torch node name, where one name fits every use of the op
 _NAMES = {

@@ -1,8 +1,8 @@
 """Engine functions looked up by name, so that a missing one fails only when used."""
 from __future__ import annotations
 
-from engine import inplace
-from engine.ops import creation, elementwise, index, linalg, reduce, shape
+from janusgrad import inplace
+from janusgrad.ops import creation, elementwise, index, linalg, reduce, shape
 
 E, S, R, L, I, C = elementwise, shape, reduce, linalg, index, creation
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 
-from engine.backend import device_of, ndarray
-from engine.printing import float_stats, nested, shown_values
+from janusgrad.backend import device_of, ndarray
+from janusgrad.printing import float_stats, nested, shown_values
 
 from ._device import device_str
 

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import warnings
 
-from engine import autograd as engine_autograd
-from engine import hooks as _hooks
-from engine.backend import device_of, is_array, ndarray, scalar_of, to_host
-from engine.mode import state
-from engine.tensor import INFERENCE
-from engine.tensor import Tensor as EngineTensor
+from janusgrad import autograd as engine_autograd
+from janusgrad import hooks as _hooks
+from janusgrad.backend import device_of, is_array, ndarray, scalar_of, to_host
+from janusgrad.mode import state
+from janusgrad.tensor import INFERENCE
+from janusgrad.tensor import Tensor as EngineTensor
 
 from . import _dtypes
 from ._device import CPU, move, parse_to, resolve, tensor_device, torch_device

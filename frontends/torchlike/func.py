@@ -1,8 +1,8 @@
 """torch.func: grad, grad_and_value, vjp, jacrev, hessian for functions of tensors."""
 from __future__ import annotations
 
-from engine import functional as _f
-from engine.dropin import module_getattr
+from janusgrad import functional as _f
+from janusgrad.dropin import module_getattr
 
 from .autograd.functional import WORDS
 

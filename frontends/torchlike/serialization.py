@@ -14,9 +14,9 @@ import pickle
 import zipfile
 from collections import OrderedDict
 
-from engine import io as EIO
-from engine.backend import to_device
-from engine.tensor import Tensor as EngineTensor
+from janusgrad import io as EIO
+from janusgrad.backend import to_device
+from janusgrad.tensor import Tensor as EngineTensor
 
 from . import _dtypes
 from ._device import device, resolve, tensor_device
@@ -293,7 +293,7 @@ def _restore(location: str):
     if location == "cpu":
         return None
     if location.startswith("cuda"):
-        from engine.backend import gpu_available
+        from janusgrad.backend import gpu_available
         if not gpu_available():
             raise RuntimeError(CUDA_ON_CPU)
     dev = resolve(location)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.functional import grads_of
-from engine.tensor import Tensor
+from janusgrad.functional import grads_of
+from janusgrad.tensor import Tensor
 
 from ..creation import zeros_like
 from ..ops import concat

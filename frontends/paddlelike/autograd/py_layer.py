@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import itertools
 
-from engine import function as _fn
-from engine.tensor import Tensor as _EngineTensor
+from janusgrad import function as _fn
+from janusgrad.tensor import Tensor as _EngineTensor
 
 from .. import dialect as _dialect
 from ..dialect import tensor_name

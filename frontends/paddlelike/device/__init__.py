@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from engine import backend as _backend
-from engine.dropin import module_getattr as _module_getattr
+from janusgrad import backend as _backend
+from janusgrad.dropin import module_getattr as _module_getattr
 
 from ..meta import CPU, CPUPlace, CUDAPlace, Place, place_of_device
 

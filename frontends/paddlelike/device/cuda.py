@@ -1,8 +1,8 @@
 """paddle.device.cuda: GPU count and synchronisation."""
 from __future__ import annotations
 
-from engine import backend as _backend
-from engine.dropin import module_getattr as _module_getattr
+from janusgrad import backend as _backend
+from janusgrad.dropin import module_getattr as _module_getattr
 
 
 def device_count() -> int:

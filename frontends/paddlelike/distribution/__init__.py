@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.dropin import module_getattr as _module_getattr
-from engine.nn import variants as _V
-from engine.tensor import Tensor as _EngineTensor
+from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.nn import variants as _V
+from janusgrad.tensor import Tensor as _EngineTensor
 
 from ..creation import to_tensor
 

@@ -1,7 +1,7 @@
 """paddle.nn.ClipGradByNorm / ClipGradByGlobalNorm: given to an optimizer as ``grad_clip``."""
 from __future__ import annotations
 
-from engine.nn import variants as _V
+from janusgrad.nn import variants as _V
 
 
 class ClipGradBase:

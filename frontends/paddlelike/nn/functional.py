@@ -1,11 +1,11 @@
 """paddle.nn.functional: activations, linear, dropout and the losses, in paddle's names."""
 from __future__ import annotations
 
-from engine.dropin import module_getattr as _module_getattr
-from engine.nn import functional as _F
-from engine.nn import variants as _V
-from engine.ops import elementwise as E
-from engine.ops import reduce as _R
+from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.nn import functional as _F
+from janusgrad.nn import variants as _V
+from janusgrad.ops import elementwise as E
+from janusgrad.ops import reduce as _R
 
 from ..dialect import matmul_error
 from ..ops import _eng
@@ -212,7 +212,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
 
 
 def one_hot(x, num_classes, name=None):
-    from engine.backend import default_float
+    from janusgrad.backend import default_float
     return _V.one_hot(x, num_classes, default_float)
 
 

@@ -7,9 +7,9 @@ a 2-D weight is ``[in, out]``, a kernel ``[out, in, *k]``.
 """
 from __future__ import annotations
 
-from engine.dropin import module_getattr as _module_getattr
-from engine.nn import init as _init
-from engine.nn import variants as _V
+from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.nn import init as _init
+from janusgrad.nn import variants as _V
 
 
 class Initializer:

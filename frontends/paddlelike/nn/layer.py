@@ -8,7 +8,7 @@ from __future__ import annotations
 import warnings
 from collections import OrderedDict
 
-from engine.tensor import Tensor as _EngineTensor
+from janusgrad.tensor import Tensor as _EngineTensor
 
 from .parameter import Parameter, make_parameter, snake_case, unique_name
 
@@ -248,7 +248,7 @@ class Layer:
                     "device value error, must be str, paddle.CPUPlace(), paddle.CUDAPlace(), "
                     "paddle.CUDAPinnedPlace() or paddle.XPUPlace(), but the type of device is "
                     + type(device).__name__)
-            from engine.backend import to_device
+            from janusgrad.backend import to_device
             for t in self.parameters() + self.buffers():
                 t.array = to_device(t.array, device.device)
                 if t.grad is not None:
@@ -289,7 +289,7 @@ class Layer:
     def set_state_dict(self, state_dict, use_structured_name: bool = True):
         """Copy matching entries in; returns (missing_keys, unexpected_keys) and warns per
         skipped key as paddle does (a shape mismatch counts as both missing and unexpected)."""
-        from engine.backend import as_array
+        from janusgrad.backend import as_array
         own = self.state_dict()
         missing, matched = [], set()
         for key, target in own.items():
@@ -309,7 +309,7 @@ class Layer:
                 continue
             matched.add(name)
             if type(arr) is not type(target.array):  # loaded host data, GPU parameter
-                from engine.backend import device_of, to_device
+                from janusgrad.backend import device_of, to_device
                 arr = to_device(arr, device_of(target.array))
             target.array[...] = arr.astype(target.array.dtype, copy=False)
             target.bump_version()

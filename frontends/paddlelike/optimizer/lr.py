@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import warnings
 
-from engine.dropin import module_getattr as _module_getattr
-from engine.nn import schedule as _S
+from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.nn import schedule as _S
 
 
 class LRScheduler:

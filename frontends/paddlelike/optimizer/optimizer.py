@@ -8,10 +8,10 @@ Accumulators are named ``<param name>_<accumulator>_0`` as paddle names them.
 """
 from __future__ import annotations
 
-from engine.backend import device_of, to_device
-from engine.mode import no_grad
-from engine.nn import variants as _V
-from engine.tensor import Tensor as _EngineTensor
+from janusgrad.backend import device_of, to_device
+from janusgrad.mode import no_grad
+from janusgrad.nn import variants as _V
+from janusgrad.tensor import Tensor as _EngineTensor
 
 from ..nn.parameter import unique_name
 from ..regularizer import L1Decay, L2Decay

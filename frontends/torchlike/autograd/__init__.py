@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import warnings
 
-from engine import autograd as _engine
-from engine.dropin import module_getattr
-from engine.tensor import Tensor as _EngineTensor
+from janusgrad import autograd as _engine
+from janusgrad.dropin import module_getattr
+from janusgrad.tensor import Tensor as _EngineTensor
 
 from .. import _grad_mode as grad_mode  # torch.autograd.grad_mode
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
@@ -68,7 +68,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
 
 def _batched(outputs, inputs, grads, retain_graph, create_graph, allow_unused, materialize):
     """grad() once per slice along the first axis of every grad_output, stacked."""
-    from engine.ops.shape import stack
+    from janusgrad.ops.shape import stack
     n = grads[0].shape[0]
     rows = []
     for b in range(n):

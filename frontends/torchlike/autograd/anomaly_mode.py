@@ -4,7 +4,7 @@ from __future__ import annotations
 import functools
 import warnings
 
-from engine import anomaly as _anomaly
+from janusgrad import anomaly as _anomaly
 
 ENABLED_WARNING = ("Anomaly Detection has been enabled. This mode will increase the runtime and "
                    "should only be enabled for debugging.")

@@ -10,11 +10,11 @@ import inspect
 import itertools
 import warnings
 
-from engine import function as _fn
-from engine.mode import state
-from engine.ops import OpDef
-from engine.tensor import Tensor as _EngineTensor
-from engine.tensor import record as _record
+from janusgrad import function as _fn
+from janusgrad.mode import state
+from janusgrad.ops import OpDef
+from janusgrad.tensor import Tensor as _EngineTensor
+from janusgrad.tensor import record as _record
 
 from .. import _grad_fn
 

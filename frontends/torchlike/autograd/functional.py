@@ -1,8 +1,8 @@
 """torch.autograd.functional: jacobian, hessian, vjp, jvp, hvp, vhp on the engine."""
 from __future__ import annotations
 
-from engine import functional as _f
-from engine.dropin import module_getattr
+from janusgrad import functional as _f
+from janusgrad.dropin import module_getattr
 
 
 class TorchWords(_f.Words):

@@ -1,7 +1,7 @@
 """torch.autograd.gradcheck: the engine's checker with torch's error class and defaults."""
 from __future__ import annotations
 
-from engine import gradcheck as _gc
+from janusgrad import gradcheck as _gc
 
 
 class GradcheckError(_gc.GradcheckError):

@@ -2,8 +2,8 @@
 over engine.distributions."""
 from __future__ import annotations
 
-from engine import distributions as ED
-from engine.tensor import Tensor as EngineTensor
+from janusgrad import distributions as ED
+from janusgrad.tensor import Tensor as EngineTensor
 
 from .._size import Size
 

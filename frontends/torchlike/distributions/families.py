@@ -1,7 +1,7 @@
 """Normal, Uniform, Categorical, Multinomial, Bernoulli."""
 from __future__ import annotations
 
-from engine import distributions as ED
+from janusgrad import distributions as ED
 
 from .distribution import Distribution, as_param
 

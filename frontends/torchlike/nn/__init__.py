@@ -1,7 +1,7 @@
 """torch.nn: modules, parameters, functional, init and utils."""
 from __future__ import annotations
 
-from engine.dropin import module_getattr
+from janusgrad.dropin import module_getattr
 
 from . import functional, init, modules, utils
 from .modules import (

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import warnings
 
-from engine.dropin import module_getattr
-from engine.nn import functional as NF
+from janusgrad.dropin import module_getattr
+from janusgrad.nn import functional as NF
 
 from .._functions import FUNCTIONS, log_softmax, softmax
 from .._grad_fn import tag

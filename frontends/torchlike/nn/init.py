@@ -1,8 +1,8 @@
 """torch.nn.init: in-place initialisers over engine.nn.init (torch's [out, in, ...] layout)."""
 from __future__ import annotations
 
-from engine.dropin import module_getattr
-from engine.nn import init as NI
+from janusgrad.dropin import module_getattr
+from janusgrad.nn import init as NI
 
 calculate_gain = NI.calculate_gain
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import warnings
 
-from engine.nn import schedule as NS
+from janusgrad.nn import schedule as NS
 
 from .optimizer import Optimizer
 

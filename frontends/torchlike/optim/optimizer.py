@@ -5,9 +5,9 @@ import copy
 import warnings
 from collections import defaultdict
 
-from engine.backend import device_of, to_device
-from engine.mode import enable_grad
-from engine.tensor import Tensor as EngineTensor
+from janusgrad.backend import device_of, to_device
+from janusgrad.mode import enable_grad
+from janusgrad.tensor import Tensor as EngineTensor
 
 
 class _RequiredParameter:

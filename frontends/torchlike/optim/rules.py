@@ -1,7 +1,7 @@
 """SGD, Adam, AdamW, RMSprop, Adagrad: torch's constructors over engine.nn.optim."""
 from __future__ import annotations
 
-from engine.nn import optim as NO
+from janusgrad.nn import optim as NO
 
 from .optimizer import Optimizer
 

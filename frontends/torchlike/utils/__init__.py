@@ -1,7 +1,7 @@
 """torch.utils."""
 from __future__ import annotations
 
-from engine.dropin import module_getattr
+from janusgrad.dropin import module_getattr
 
 from . import data
 

@@ -1,7 +1,7 @@
 """torch.Generator over the engine's random stream."""
 from __future__ import annotations
 
-from engine.ops.creation import Generator as EngineGenerator
+from janusgrad.ops.creation import Generator as EngineGenerator
 
 from .._device import device as _device
 from .._device import resolve, torch_device

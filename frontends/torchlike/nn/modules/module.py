@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections import OrderedDict, namedtuple
 from collections.abc import Iterator, Mapping
 
-from engine.backend import device_of, to_device
-from engine.mode import no_grad
-from engine.tensor import Tensor as EngineTensor
+from janusgrad.backend import device_of, to_device
+from janusgrad.mode import no_grad
+from janusgrad.tensor import Tensor as EngineTensor
 
 from ... import _dtypes
 from ..._device import parse_to, resolve

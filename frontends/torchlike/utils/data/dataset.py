@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import bisect
 
-from engine.nn import data as ND
+from janusgrad.nn import data as ND
 
 
 class Dataset:
