@@ -14,9 +14,18 @@ from .backend import MODULES
 from .mode import anomaly
 
 _stacks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-# frames inside janusgrad itself are not the user's forward call
-_OWN = tuple(os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep + d + os.sep
-             for d in ("engine", "frontends"))
+# frames inside janusgrad itself (the engine's package folder and each frontend's, which
+# registers it with ``own_folder``) are not the user's forward call; folders as imported, so
+# that they compare with the frames' file names wherever the packages are installed
+_OWN: tuple = (os.path.dirname(os.path.abspath(__file__)) + os.sep,)
+
+
+def own_folder(path: str) -> None:
+    """Count the package folder ``path`` as janusgrad's own in anomaly tracebacks."""
+    global _OWN
+    folder = os.path.abspath(path) + os.sep
+    if folder not in _OWN:
+        _OWN = (*_OWN, folder)
 
 
 def set_enabled(mode: bool, check_nan: bool = True) -> None:

@@ -2,6 +2,9 @@
 # ruff: noqa: F401  (this module re-exports the public paddle namespace)
 from __future__ import annotations
 
+import os as _os
+
+from janusgrad.anomaly import own_folder as _own_folder
 from janusgrad.dropin import module_getattr as _module_getattr
 from janusgrad.mode import is_grad_enabled
 
@@ -176,3 +179,5 @@ __all__ = [n for n in dir() if not n.startswith("_")] + ["is_grad_enabled"]
 from .autograd import grad  # noqa: E402 - paddle.grad (issue 3)
 
 __all__ += ["grad"]
+
+_own_folder(_os.path.dirname(__file__))  # our frames are not the user's in anomaly reports

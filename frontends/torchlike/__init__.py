@@ -1,6 +1,9 @@
 """The PyTorch dialect of janusgrad: ``import torchlike as torch``."""
 from __future__ import annotations
 
+import os as _os
+
+from janusgrad.anomaly import own_folder as _own_folder
 from janusgrad.dropin import module_getattr
 from janusgrad.mode import is_grad_enabled
 
@@ -92,3 +95,5 @@ from .serialization import load, save  # noqa: E402
 from .utils._generator import Generator  # noqa: E402
 
 __all__ += ["Generator", "load", "save"]
+
+_own_folder(_os.path.dirname(__file__))  # our frames are not the user's in anomaly reports
