@@ -39,8 +39,12 @@ class Row:
     (its call's first argument is the tensor changed in place).
     ``aliases``: more public names for the same callables (``absolute`` for ``abs``).
     ``node``: the grad-node name the dialect shows for the result (via the installer's
-    ``tag``), where it differs from what the engine op's own name maps to.
+    ``tag``), where it differs from what the engine op's own name maps to; anything but an
+    identifier is a Python expression over ``params``' names giving the name (or None: the
+    engine op's own) per call (``"'SumBackward1' if dim is not None else None"``).
     ``method``: the method form's name when it differs from the function's.
+    ``inplace``: the in-place method's name when it is not ``method + "_"`` (the in-place
+    operators: ``__iadd__``).
     """
 
     name: str
@@ -51,6 +55,7 @@ class Row:
     aliases: tuple[str, ...] = ()
     node: str | None = None
     method: str | None = None
+    inplace: str | None = None
 
 
 def resolve(fn: Callable | str) -> Callable:
@@ -156,7 +161,7 @@ def _inplace_form(row: Row, fn: Callable, function: Callable, scope: dict, modul
     Where the engine call takes the tensor first and the rest positionally, the update gets
     the engine function itself (so it can find a fused in-place kernel for it); otherwise
     it gets the row's function form."""
-    name = f"{row.method or row.name}_"
+    name = row.inplace or f"{row.method or row.name}_"
     if row.params is None:
         return _compile(name, "self, *args", "_inplace(self, fn, *args)", scope, module)
     params, prelude = _with_aliases(row.params, kw_aliases)
@@ -202,7 +207,8 @@ def install(rows: Iterable[Row], namespace: dict, tensor_cls: type | None, *,
             if row.node is not None:
                 if tag is None:
                     raise ValueError(f"row {row.name}: a node name needs the installer's tag")
-                body = f"_tag({body}, {row.node!r})"
+                node = repr(row.node) if row.node.isidentifier() else f"({row.node})"
+                body = f"_tag({body}, {node})"
             function = _compile(row.name, params, body, scope, module, prelude)
         in_place = None
         if "i" in row.forms:
@@ -219,8 +225,9 @@ def install(rows: Iterable[Row], namespace: dict, tensor_cls: type | None, *,
                 for n in (row.method or row.name, *row.aliases):
                     setattr(tensor_cls, n, method)
             if in_place is not None:
-                for n in (row.method or row.name, *row.aliases):
-                    setattr(tensor_cls, n + "_", in_place)
+                names = [n + "_" for n in (row.method or row.name, *row.aliases)]
+                for n in [row.inplace] if row.inplace else names:
+                    setattr(tensor_cls, n, in_place)
         installed = Installed(row, function if "f" in row.forms else None, method, in_place)
         for n in (row.name, *row.aliases):
             made[n] = installed

@@ -82,7 +82,7 @@ def spec(name: str, fn: Callable, make: Callable, **kw) -> Spec:
 
 def load_all() -> None:
     """Import every family so that OPS and SPECS are complete."""
-    from .. import inplace  # noqa: F401  (in-place setitem is a recorded op too)
+    from .. import composite, inplace  # noqa: F401  (composites; in-place setitem is an op)
     from ..nn import functional  # noqa: F401  (layer and loss specs)
     from . import creation, elementwise, index, linalg, placement, reduce, shape  # noqa: F401
 

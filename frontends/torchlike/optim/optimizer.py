@@ -7,6 +7,7 @@ from collections import defaultdict
 
 from janusgrad.backend import device_of, to_device
 from janusgrad.mode import enable_grad
+from janusgrad.params import reset_grads
 from janusgrad.tensor import Tensor as EngineTensor
 
 
@@ -74,14 +75,7 @@ class Optimizer:
 
     # ------------------------------------------------------------ stepping
     def zero_grad(self, set_to_none: bool = True) -> None:
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is not None:
-                    if set_to_none:
-                        p.grad = None
-                    else:
-                        p.grad = p.grad.detach()
-                        p.grad.array[...] = 0
+        reset_grads((p for g in self.param_groups for p in g["params"]), set_to_none)
 
     def step(self, closure=None):
         self._opt_called = True

@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections import OrderedDict, namedtuple
 from collections.abc import Iterator, Mapping
 
-from janusgrad.backend import device_of, to_device
-from janusgrad.mode import no_grad
+from janusgrad.backend import to_device
+from janusgrad.params import assign, reset_grads
 from janusgrad.tensor import Tensor as EngineTensor
 
 from ... import _dtypes
@@ -283,13 +283,7 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        for p in self.parameters():
-            if p.grad is not None:
-                if set_to_none:
-                    p.grad = None
-                else:
-                    p.grad = p.grad.detach()
-                    p.grad.array[...] = 0
+        reset_grads(self.parameters(), set_to_none)
 
     def apply(self, fn):
         for module in self.children():
@@ -391,9 +385,7 @@ class Module:
                               f"{Size(value.array.shape)!r} from checkpoint, the shape in "
                               f"current model is {Size(param.array.shape)!r}.")
                 continue
-            with no_grad():  # a checkpoint loads onto the parameter's device
-                param.array[...] = to_device(value.array, device_of(param.array))
-                param.bump_version()
+            assign(param, value)  # a checkpoint loads onto the parameter's device
         for key in state_dict:
             if key.startswith(prefix):
                 rest = key[len(prefix):]
