@@ -45,9 +45,9 @@ from ._dtypes import (
     int64,
     uint8,
 )
-from ._functions import FUNCTIONS, is_floating_point, is_tensor, numel
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size, device
+from ._table import FUNCTIONS, is_floating_point, is_tensor, numel
 from ._tensor import Tensor
 
 float = _dtypes.float32  # noqa: A001 - torch.float

@@ -5,7 +5,7 @@ import warnings
 
 from janusgrad import autograd as engine_autograd
 from janusgrad import hooks as _hooks
-from janusgrad.backend import device_of, is_array, ndarray, scalar_of, to_host
+from janusgrad.backend import device_of, ndarray, scalar_of, to_host
 from janusgrad.mode import state
 from janusgrad.tensor import INFERENCE
 from janusgrad.tensor import Tensor as EngineTensor
@@ -49,21 +49,6 @@ def _set_requires_grad(self, flag) -> None:
     if flag and self._version is INFERENCE and not state.inference:
         raise TORCH.inference_requires_grad()
     self._rg = bool(flag)
-
-
-def _dims(args, name: str = "shape"):
-    """``f(2, 3)`` and ``f((2, 3))`` / ``f([2, 3])`` / ``f(torch.Size)`` alike."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        return tuple(args[0])
-    return args
-
-
-def _dim(dim, axis):
-    return axis if dim is None else dim
-
-
-def _keep(keepdim, keepdims):
-    return keepdims if keepdims is not None else keepdim
 
 
 class return_types_tuple(tuple):  # noqa: N801 - torch.return_types.<name>
@@ -373,139 +358,7 @@ class Tensor(EngineTensor):
     def clone(self, *args, **kwargs):
         return E.clone(self)
 
-    # ------------------------------------------------------------ operators
-    __add__ = E.add  # bound directly: one Python call less per operator
-
-    def __radd__(self, other):
-        if is_array(other):
-            other = Tensor.wrap(other)
-        return E.add(other, self)
-
-    __sub__ = E.sub
-
-    def __rsub__(self, other):
-        if is_array(other):
-            other = Tensor.wrap(other)
-        return tag(E.sub(other, self), "RsubBackward1")
-
-    __mul__ = E.mul
-
-    def __rmul__(self, other):
-        if is_array(other):
-            other = Tensor.wrap(other)
-        return E.mul(other, self)
-
-    __truediv__ = E.div
-
-    def __rtruediv__(self, other):
-        if is_array(other):
-            other = Tensor.wrap(other)
-        return tag(E.div(other, self), "MulBackward0")
-
-    def __floordiv__(self, other):
-        return E.floor_divide(self, other)
-
-    def __rfloordiv__(self, other):
-        return E.floor_divide(other, self)
-
-    def __mod__(self, other):
-        return E.remainder(self, other)
-
-    def __rmod__(self, other):
-        return E.remainder(other, self)
-
-    def __pow__(self, other):
-        r = E.pow(self, other)
-        return tag(r, "PowBackward1") if isinstance(other, EngineTensor) else r
-
-    def __rpow__(self, other):
-        return tag(E.pow(other, self), "PowBackward2")
-
-    def __matmul__(self, other):
-        return matmul(self, other)
-
-    def __rmatmul__(self, other):
-        return matmul(other, self)
-
-    __neg__ = E.neg
-
-    def __pos__(self):
-        return self
-
-    def __abs__(self):
-        return E.abs(self)
-
-    def __invert__(self):
-        if self.array.dtype.kind == "b":
-            return E.logical_not(self)
-        return E.bitwise_not(self)
-
-    def __and__(self, other):
-        return E.bitwise_and(self, other)
-
-    __rand__ = __and__
-
-    def __or__(self, other):
-        return E.bitwise_or(self, other)
-
-    __ror__ = __or__
-
-    def __xor__(self, other):
-        return E.bitwise_xor(self, other)
-
-    __rxor__ = __xor__
-
-    def __eq__(self, other):
-        return E.eq(self, other)
-
-    def __ne__(self, other):
-        return E.ne(self, other)
-
-    def __lt__(self, other):
-        return E.lt(self, other)
-
-    def __le__(self, other):
-        return E.le(self, other)
-
-    def __gt__(self, other):
-        return E.gt(self, other)
-
-    def __ge__(self, other):
-        return E.ge(self, other)
-
-    # in place: torch updates the tensor object itself
-    def __iadd__(self, other):
-        return inplace.update(self, E.add, other)
-
-    def __isub__(self, other):
-        return inplace.update(self, E.sub, other)
-
-    def __imul__(self, other):
-        return inplace.update(self, E.mul, other)
-
-    def __itruediv__(self, other):
-        return inplace.update(self, E.div, other)
-
-    def __ifloordiv__(self, other):
-        return inplace.update(self, E.floor_divide, other)
-
-    def __imod__(self, other):
-        return inplace.update(self, E.remainder, other)
-
-    def __ipow__(self, other):
-        return inplace.update(self, E.pow, other)
-
-    def __imatmul__(self, other):
-        return inplace.update(self, matmul, other)
-
-    def __iand__(self, other):
-        return inplace.update(self, E.bitwise_and, other)
-
-    def __ior__(self, other):
-        return inplace.update(self, E.bitwise_or, other)
-
-    def __ixor__(self, other):
-        return inplace.update(self, E.bitwise_xor, other)
+    # operators and op methods: the table (_table.py) installs them
 
     # ------------------------------------------------------------ indexing
     def __getitem__(self, key):
@@ -526,93 +379,13 @@ class Tensor(EngineTensor):
         _check_whole_inplace(self)
         return tag(inplace.fill(self, value), "FillBackward2")
 
-    def add_(self, other, alpha=None):
-        if alpha is not None:
-            other = E.mul(other, alpha) if isinstance(other, EngineTensor) else other * alpha
-        return inplace.update(self, E.add, other)
-
-    def sub_(self, other, alpha=None):
-        if alpha is not None:
-            other = E.mul(other, alpha) if isinstance(other, EngineTensor) else other * alpha
-        return inplace.update(self, E.sub, other)
-
-    def mul_(self, other):
-        return inplace.update(self, E.mul, other)
-
-    def div_(self, other):
-        return inplace.update(self, E.div, other)
-
-    def pow_(self, other):
-        return inplace.update(self, E.pow, other)
-
-    def clamp_(self, min=None, max=None):  # noqa: A002
-        return inplace.update(self, E.clamp, min, max)
-
-    clip_ = clamp_
-
     def copy_(self, src, non_blocking: bool = False):
         if isinstance(src, EngineTensor) and type(src.array) is not type(self.array):
             src = move(src, device_of(self.array))  # copy_ crosses devices in torch
         return inplace.setitem(self, Ellipsis, src)
 
-    # unary in-place methods are generated below from _UNARY
-
-    def clamp_min_(self, min):  # noqa: A002
-        return inplace.update(self, E.clamp, min, None)
-
-    def clamp_max_(self, max):  # noqa: A002
-        return inplace.update(self, E.clamp, None, max)
-
-    def multiply_(self, other):
-        return inplace.update(self, E.mul, other)
-
-    def divide_(self, other, rounding_mode=None):
-        if rounding_mode is not None:
-            raise NotImplementedError("torchlike does not implement divide_(rounding_mode=...)")
-        return inplace.update(self, E.div, other)
-
-    true_divide_ = divide_
-
-    def subtract_(self, other, alpha=None):
-        return self.sub_(other, alpha=alpha)
-
-    def remainder_(self, other):
-        return inplace.update(self, E.remainder, other)
-
-    def floor_divide_(self, other):
-        return inplace.update(self, E.floor_divide, other)
-
-    def masked_fill_(self, mask, value):
-        return inplace.update(self, lambda s, m, v: E.where_(m, v, s), mask, value)
-
-    def lerp_(self, end, weight):
-        return inplace.update(self, lambda s, e, w: E.add(s, E.mul(w, E.sub(e, s))), end,
-                              weight)
-
-    def addcmul_(self, tensor1, tensor2, value=1):
-        return inplace.update(self, lambda s, a, b: E.add(s, E.mul(E.mul(a, b), value)),
-                              tensor1, tensor2)
-
-    def addcdiv_(self, tensor1, tensor2, value=1):
-        return inplace.update(self, lambda s, a, b: E.add(s, E.mul(E.div(a, b), value)),
-                              tensor1, tensor2)
-
 
 Tensor.__module__ = "torch"
-
-
-def _unary_inplace(fn):
-    def method(self):
-        return inplace.update(self, fn)
-    return method
-
-
-# in-place forms of engine unary ops that _functions does not install
-for _name in ("rsqrt", "log1p", "expm1", "sign", "trunc", "log2", "log10", "tan", "atan", "asin",
-              "acos", "sinh", "cosh"):
-    _fn = getattr(E, _name, None)
-    if _fn is not None and not hasattr(Tensor, _name + "_"):
-        setattr(Tensor, _name + "_", _unary_inplace(_fn))
 
 
 # ---------------------------------------------------------------- helpers used above

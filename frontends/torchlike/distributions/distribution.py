@@ -40,7 +40,7 @@ class Distribution:
 
     @property
     def stddev(self):
-        from .._functions import FUNCTIONS
+        from .._table import FUNCTIONS
         return FUNCTIONS["sqrt"](self.variance)
 
     def sample(self, sample_shape=Size()):

@@ -6,14 +6,15 @@ import warnings
 from janusgrad.dropin import module_getattr
 from janusgrad.nn import functional as NF
 
-from .._functions import FUNCTIONS, log_softmax, softmax
 from .._grad_fn import tag
 from .._size import Size
+from .._table import FUNCTIONS
 
 relu = FUNCTIONS["relu"]
 sigmoid = FUNCTIONS["sigmoid"]
 tanh = FUNCTIONS["tanh"]
 _flatten = FUNCTIONS["flatten"]
+softmax, log_softmax = FUNCTIONS["softmax"], FUNCTIONS["log_softmax"]
 
 
 def _legacy_reduction(size_average, reduce, reduction: str) -> str:

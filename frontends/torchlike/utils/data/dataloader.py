@@ -13,9 +13,9 @@ def _is_tensor(x) -> bool:
 
 
 def _stack(batch):
-    from ... import _creation, _functions
+    from ... import _creation, _table
     items = [b if isinstance(b, EngineTensor) else _creation.as_tensor(b) for b in batch]
-    return _functions.FUNCTIONS["stack"](items, 0)
+    return _table.FUNCTIONS["stack"](items, 0)
 
 
 def _numbers(batch):
