@@ -207,8 +207,11 @@ def install(rows: Iterable[Row], namespace: dict, tensor_cls: type | None, *,
             if row.node is not None:
                 if tag is None:
                     raise ValueError(f"row {row.name}: a node name needs the installer's tag")
-                node = repr(row.node) if row.node.isidentifier() else f"({row.node})"
-                body = f"_tag({body}, {node})"
+                if row.node.isidentifier():
+                    body = f"_tag({body}, {row.node!r})"
+                else:  # decided per call: no tagging at all where it gives None
+                    prelude = [*prelude, f"_node = {row.node}"]
+                    body = f"{body} if _node is None else _tag({body}, _node)"
             function = _compile(row.name, params, body, scope, module, prelude)
         in_place = None
         if "i" in row.forms:

@@ -97,6 +97,39 @@ def test_an_aliased_required_parameter_may_come_by_its_alias():
     np.testing.assert_allclose(ns["cumsum"](x, 0).array, x.array.sum(0))
 
 
+def test_a_node_name_may_be_decided_per_call_and_inplace_may_be_named():
+    ns: dict = {}
+    tags: dict = {}
+
+    def tag(t, name):
+        tags[id(t)] = name
+        return t
+
+    install([Row("sum", R.sum, params="input, dim=None", call="input, dim",
+                 node="'Sum1' if dim is not None else None"),
+             Row("__iadd__", E.add, forms="i", inplace="__iadd__")],
+            ns, Toy, module="toy", tag=tag, inplace=inplace.update)
+    x = Toy.wrap(np.arange(6.0).reshape(2, 3))
+    whole, along = ns["sum"](x), ns["sum"](x, 1)
+    assert id(whole) not in tags and tags[id(along)] == "Sum1"  # None: not tagged at all
+    assert not hasattr(Toy, "__iadd___")
+    y = x
+    y += 1.0
+    assert y is x and x.version == 1
+    np.testing.assert_allclose(x.array, np.arange(6.0).reshape(2, 3) + 1)
+
+
+def test_one_row_gives_function_method_and_inplace_forms():
+    """What adding an elementwise op to a dialect takes: one row (here ``exp`` standing
+    in for an op the engine adds later)."""
+    ns: dict = {}
+    install([Row("exp", E.exp, forms="fmi")], ns, Toy, module="toy", inplace=inplace.update)
+    x = Toy.wrap(np.array([0.0, 1.0]))
+    assert ns["exp"] is E.exp and Toy.exp is E.exp
+    assert x.exp_() is x
+    np.testing.assert_allclose(x.array, np.exp([0.0, 1.0]))
+
+
 # ---------------------------------------------------------------- janusgrad.args
 from janusgrad import args as A  # noqa: E402
 

@@ -331,7 +331,7 @@ ROWS = [
     Row("allclose", K.allclose, _CLOSE),
     Row("equal", K.all_equal, "input, other"),
     # reductions
-    Row("sum", R.sum, _REDUCE, "input, axes_tuple(dim), keepdim, _np(dtype)",
+    Row("sum", R.sum, _REDUCE, "input, axes_tuple(dim), keepdim, dtype and _np(dtype)",
         node="'SumBackward1' if dim is not None else None"),
     Row("mean", R.mean, _REDUCE, "_float_input(input, dtype), axes_tuple(dim), keepdim",
         node="'MeanBackward1' if dim is not None else None"),
