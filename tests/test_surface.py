@@ -17,14 +17,20 @@ class Toy(Tensor):
     __slots__ = ()
 
 
-def _table():
-    ns: dict = {}
+def _tagger():
+    """A tag function recording names by tensor id, and the record."""
     tags: dict = {}
 
     def tag(t, name):
         tags[id(t)] = name
         return t
 
+    return tag, tags
+
+
+def _table():
+    ns: dict = {}
+    tag, tags = _tagger()
     rows = [
         Row("tanh", E.tanh, forms="fmi"),
         Row("mul", "elementwise.mul", forms="fmi", aliases=("multiply",)),
@@ -99,12 +105,7 @@ def test_an_aliased_required_parameter_may_come_by_its_alias():
 
 def test_a_node_name_may_be_decided_per_call_and_inplace_may_be_named():
     ns: dict = {}
-    tags: dict = {}
-
-    def tag(t, name):
-        tags[id(t)] = name
-        return t
-
+    tag, tags = _tagger()
     install([Row("sum", R.sum, params="input, dim=None", call="input, dim",
                  node="'Sum1' if dim is not None else None"),
              Row("__iadd__", E.add, forms="i", inplace="__iadd__")],

@@ -292,7 +292,7 @@ def _rows(names: str, fn_of, forms: str = "fm", **aliases) -> list[Row]:
     back: dict = {}
     for alias, name in aliases.items():
         back.setdefault(name, []).append(alias)
-    return [Row(n, getattr(fn_of, n), forms=forms, aliases=tuple(back.get(n, ())))
+    return [Row(n, f"{fn_of.__name__}.{n}", forms=forms, aliases=tuple(back.get(n, ())))
             for n in names.split()]
 
 
