@@ -3,16 +3,14 @@ from __future__ import annotations
 
 import warnings
 
-from janusgrad import inplace as _inplace
+from janusgrad import ranges
 from janusgrad.backend import CPU, default_float, device_of, int64, to_device
 from janusgrad.ops import creation as C
-from janusgrad.ops import elementwise as E
-from janusgrad.ops import reduce as R
 from janusgrad.tensor import Tensor as _EngineTensor
 
+from ._table import _ints
 from .device import device_of_place, expected_device
 from .meta import to_np
-from .ops import _ints
 from .tensor import Tensor
 
 
@@ -169,11 +167,6 @@ def _number(v):
 
 def arange(start=0, end=None, step=1, dtype=None, *, out=None, device=None,
            requires_grad=False, pin_memory=False, name=None):
-    return _flagged(_arange(start, end, step, dtype, device_of_place(device)),
-                    not requires_grad)
-
-
-def _arange(start, end, step, dtype, device):
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
@@ -186,40 +179,20 @@ def _arange(start, end, step, dtype, device):
         raise ValueError("(InvalidArgument) The step of range op should not be 0.\n  [Hint: "
                          "Expected step != 0, but received step:0 == 0:0.] (at "
                          "/paddle/paddle/phi/kernels/funcs/range_function.h:23)\n")
+    device = device_of_place(device)
     if np_dtype.kind != "f":
-        return C.arange(Tensor, start, end, step, np_dtype, device=device)
-    # paddle's kernel works in the output dtype: n = ceil(|(end - start) / step|),
-    # v[0] = start, v[i+1] = v[i] + step
-    lo, hi, st = (C.full(Tensor, (), v, np_dtype) for v in (start, end, step))
-    n = int(E.ceil(E.abs(E.div(E.sub(hi, lo), st))).item())
-    if n < 2:
-        return C.full(Tensor, (max(n, 0),), start, np_dtype, device=device)
-    steps = C.full(Tensor, (n,), step, np_dtype, device=device)
-    _inplace.setitem(steps, 0, start)
-    return R.cumsum(steps, 0)
+        t = C.arange(Tensor, start, end, step, np_dtype, device=device)
+    else:  # paddle's kernel accumulates the steps in the output dtype
+        t = ranges.accumulated_arange(Tensor, start, end, step, np_dtype, device)
+    return _flagged(t, not requires_grad)
 
 
 def linspace(start, stop, num, dtype=None, name=None, *, out=None, device=None,
              requires_grad=False):
-    return _flagged(_linspace(start, stop, num, dtype, device_of_place(device)),
-                    not requires_grad)
-
-
-def _linspace(start, stop, num, dtype, device):
-    """paddle's kernel, in the output dtype: the first half counts up from ``start``, the
-    second half down from ``stop``."""
-    np_dtype = _float_dtype(dtype)
     start, stop, num = _number(start), _number(stop), int(_number(num))
-    if num <= 1:
-        return C.full(Tensor, (max(num, 0),), start, np_dtype, device=device)
-    lo = C.full(Tensor, (), start, np_dtype, device=device)
-    hi = C.full(Tensor, (), stop, np_dtype, device=device)
-    last = C.full(Tensor, (), num - 1, np_dtype, device=device)
-    step = E.div(E.sub(hi, lo), last)
-    i = C.arange(Tensor, 0, num, 1, np_dtype, device=device)
-    up = E.add(lo, E.mul(step, i))
-    down = E.sub(hi, E.mul(step, E.sub(last, i)))
-    return E.where_(E.lt(i, num // 2), up, down)
+    t = ranges.two_sided_linspace(Tensor, start, stop, num, _float_dtype(dtype),
+                                  device_of_place(device))
+    return _flagged(t, not requires_grad)
 
 
 def eye(num_rows, num_columns=None, dtype=None, name=None, *, out=None, device=None,
