@@ -3,16 +3,15 @@ from __future__ import annotations
 
 import warnings
 
-from janusgrad import inplace as _inplace
+from janusgrad import ranges
 from janusgrad.backend import CPU, default_float, device_of, int64, to_device
 from janusgrad.ops import creation as C
-from janusgrad.ops import elementwise as E
-from janusgrad.ops import reduce as R
+from janusgrad.surface import Row, install
 from janusgrad.tensor import Tensor as _EngineTensor
 
+from ._table import _ints
 from .device import device_of_place, expected_device
 from .meta import to_np
-from .ops import _ints
 from .tensor import Tensor
 
 
@@ -47,50 +46,14 @@ def _float_dtype(dtype):
     return default_float if dtype is None else to_np(dtype)
 
 
-def _factory(engine_name: str, paddle_name: str):
-    engine_fn = getattr(C, engine_name)
-
-    def fn(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
-           pin_memory=False):
-        t = engine_fn(Tensor, _ints(shape), _float_dtype(dtype), device=device_of_place(device))
-        return _flagged(t, not requires_grad)
-
-    fn.__name__ = fn.__qualname__ = paddle_name
-    return fn
-
-
-zeros = _factory("zeros", "zeros")
-ones = _factory("ones", "ones")
-empty = _factory("empty", "empty")
-
-
-def rand(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
-         pin_memory=False):
-    t = C.rand(Tensor, _ints(shape), _float_dtype(dtype), device=device_of_place(device))
-    return _flagged(t, not requires_grad)
-
-
-def randn(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
-          pin_memory=False):
-    t = C.randn(Tensor, _ints(shape), _float_dtype(dtype), device=device_of_place(device))
-    return _flagged(t, not requires_grad)
-
-
-def standard_normal(shape, dtype=None, name=None, *, out=None, device=None,
-                    requires_grad=False):
-    return randn(shape, dtype, device=device, requires_grad=requires_grad)
+def _made(engine_fn, requires_grad, *args, **kwargs):
+    """An engine factory's tensor, with paddle's gradient flag."""
+    return _flagged(engine_fn(Tensor, *args, **kwargs), not requires_grad)
 
 
 def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
     return C.normal(Tensor, mean, std, None if shape is None else _ints(shape),
                     device=expected_device())
-
-
-def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None, *,  # noqa: A002
-            out=None, device=None, requires_grad=False):
-    t = C.uniform(Tensor, _ints(shape), min, max, _float_dtype(dtype),
-                  device=device_of_place(device))
-    return _flagged(t, not requires_grad)
 
 
 def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
@@ -127,40 +90,35 @@ def _like_device(x, device):
     return device_of(x.array) if device is None else device_of_place(device) or CPU
 
 
-def _like(fn_name: str):
-    engine_fn = getattr(C, fn_name)
-
-    def fn(x, dtype=None, name=None, *, device=None, requires_grad=False, pin_memory=False):
-        np_dtype = x.array.dtype if dtype is None else to_np(dtype)
-        t = engine_fn(Tensor, x.array.shape, np_dtype, device=_like_device(x, device))
-        return _flagged(t, not requires_grad)
-
-    fn.__name__ = fn.__qualname__ = fn_name + "_like"
-    return fn
+def _like_dtype(x, dtype):
+    return x.array.dtype if dtype is None else to_np(dtype)
 
 
-zeros_like = _like("zeros")
-ones_like = _like("ones")
-empty_like = _like("empty")
-
-
-def full_like(x, fill_value, dtype=None, name=None, *, device=None, requires_grad=False,
-              pin_memory=False):
-    np_dtype = x.array.dtype if dtype is None else to_np(dtype)
-    t = C.full(Tensor, x.array.shape, fill_value, np_dtype, device=_like_device(x, device))
-    return _flagged(t, not requires_grad)
-
-
-def rand_like(input, name=None, *, dtype=None, device=None, requires_grad=False):  # noqa: A002
-    t = C.rand(Tensor, input.array.shape, input.array.dtype if dtype is None else to_np(dtype),
-               device=_like_device(input, device))
-    return _flagged(t, not requires_grad)
-
-
-def randn_like(x, dtype=None, name=None, *, device=None, requires_grad=False):
-    t = C.randn(Tensor, x.array.shape, x.array.dtype if dtype is None else to_np(dtype),
-                device=_like_device(x, device))
-    return _flagged(t, not requires_grad)
+_NEW = "shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False"
+_NEW_CALL = "requires_grad, _ints(shape), _float_dtype(dtype), device=device_of_place(device)"
+_LIKE = "x, dtype=None, name=None, *, device=None, requires_grad=False"
+_LIKE_CALL = "requires_grad, x.array.shape, _like_dtype(x, dtype), device=_like_device(x, device)"
+# paddle's factories: the engine factory, paddle's parameters, the engine call
+ROWS = [
+    *(Row(n, _made, _NEW + ", pin_memory=False", f"C.{n}, {_NEW_CALL}", "f")
+      for n in ("zeros", "ones", "empty", "rand", "randn")),
+    Row("standard_normal", _made, _NEW, f"C.randn, {_NEW_CALL}", "f"),
+    Row("uniform", _made, "shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None, *, "
+        "out=None, device=None, requires_grad=False", "C.uniform, requires_grad, _ints(shape), "
+        "min, max, _float_dtype(dtype), device=device_of_place(device)", "f"),
+    *(Row(f"{n}_like", _made, _LIKE + ", pin_memory=False", f"C.{n}, {_LIKE_CALL}", "f")
+      for n in ("zeros", "ones", "empty")),
+    Row("full_like", _made, "x, fill_value, dtype=None, name=None, *, device=None, "
+        "requires_grad=False, pin_memory=False", "C.full, requires_grad, x.array.shape, "
+        "fill_value, _like_dtype(x, dtype), device=_like_device(x, device)", "f"),
+    Row("rand_like", _made, "input, name=None, *, dtype=None, device=None, requires_grad=False",
+        "C.rand, requires_grad, input.array.shape, _like_dtype(input, dtype), "
+        "device=_like_device(input, device)", "f"),
+    Row("randn_like", _made, _LIKE, f"C.randn, {_LIKE_CALL}", "f"),
+]
+install(ROWS, globals(), None, module="paddle", env={
+    "C": C, "_ints": _ints, "_float_dtype": _float_dtype, "device_of_place": device_of_place,
+    "_like_dtype": _like_dtype, "_like_device": _like_device})
 
 
 def _number(v):
@@ -169,11 +127,6 @@ def _number(v):
 
 def arange(start=0, end=None, step=1, dtype=None, *, out=None, device=None,
            requires_grad=False, pin_memory=False, name=None):
-    return _flagged(_arange(start, end, step, dtype, device_of_place(device)),
-                    not requires_grad)
-
-
-def _arange(start, end, step, dtype, device):
     start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
@@ -186,40 +139,20 @@ def _arange(start, end, step, dtype, device):
         raise ValueError("(InvalidArgument) The step of range op should not be 0.\n  [Hint: "
                          "Expected step != 0, but received step:0 == 0:0.] (at "
                          "/paddle/paddle/phi/kernels/funcs/range_function.h:23)\n")
+    device = device_of_place(device)
     if np_dtype.kind != "f":
-        return C.arange(Tensor, start, end, step, np_dtype, device=device)
-    # paddle's kernel works in the output dtype: n = ceil(|(end - start) / step|),
-    # v[0] = start, v[i+1] = v[i] + step
-    lo, hi, st = (C.full(Tensor, (), v, np_dtype) for v in (start, end, step))
-    n = int(E.ceil(E.abs(E.div(E.sub(hi, lo), st))).item())
-    if n < 2:
-        return C.full(Tensor, (max(n, 0),), start, np_dtype, device=device)
-    steps = C.full(Tensor, (n,), step, np_dtype, device=device)
-    _inplace.setitem(steps, 0, start)
-    return R.cumsum(steps, 0)
+        t = C.arange(Tensor, start, end, step, np_dtype, device=device)
+    else:  # paddle's kernel accumulates the steps in the output dtype
+        t = ranges.accumulated_arange(Tensor, start, end, step, np_dtype, device)
+    return _flagged(t, not requires_grad)
 
 
 def linspace(start, stop, num, dtype=None, name=None, *, out=None, device=None,
              requires_grad=False):
-    return _flagged(_linspace(start, stop, num, dtype, device_of_place(device)),
-                    not requires_grad)
-
-
-def _linspace(start, stop, num, dtype, device):
-    """paddle's kernel, in the output dtype: the first half counts up from ``start``, the
-    second half down from ``stop``."""
-    np_dtype = _float_dtype(dtype)
     start, stop, num = _number(start), _number(stop), int(_number(num))
-    if num <= 1:
-        return C.full(Tensor, (max(num, 0),), start, np_dtype, device=device)
-    lo = C.full(Tensor, (), start, np_dtype, device=device)
-    hi = C.full(Tensor, (), stop, np_dtype, device=device)
-    last = C.full(Tensor, (), num - 1, np_dtype, device=device)
-    step = E.div(E.sub(hi, lo), last)
-    i = C.arange(Tensor, 0, num, 1, np_dtype, device=device)
-    up = E.add(lo, E.mul(step, i))
-    down = E.sub(hi, E.mul(step, E.sub(last, i)))
-    return E.where_(E.lt(i, num // 2), up, down)
+    t = ranges.two_sided_linspace(Tensor, start, stop, num, _float_dtype(dtype),
+                                  device_of_place(device))
+    return _flagged(t, not requires_grad)
 
 
 def eye(num_rows, num_columns=None, dtype=None, name=None, *, out=None, device=None,

@@ -2,21 +2,28 @@
 
 Gradient flag polarity is paddle's: ``stop_gradient`` (settable on any tensor;
 on a non-leaf True cuts the graph there) is ``not requires_grad``.  Methods
-shared with the functional API are attached by ``ops.attach_methods``.
+the functional API shares (``add``, ``sum``, ``__add__``, ``exp_`` ...) come from the table
+in ``_table.py``, installed at the end of this file, the one place the class is made.
 """
 from __future__ import annotations
 
 from janusgrad import autograd as _autograd
 from janusgrad import hooks as _hooks
 from janusgrad import inplace as _inplace
-from janusgrad.backend import gpu_available, scalar_of, to_device, to_host
+from janusgrad import params as _params
+from janusgrad.backend import device_of, gpu_available, scalar_of, to_device, to_host
 from janusgrad.mode import is_grad_enabled as _grad_enabled
+from janusgrad.ops import creation as _C
 from janusgrad.ops import elementwise as _E
+from janusgrad.ops import shape as _S
+from janusgrad.surface import install as _install
 from janusgrad.tensor import Tensor as _EngineTensor
 
-from .dialect import DIALECT, tensor_name
+from . import _table
+from .device import expected_place, to_place
+from .dialect import DIALECT, node_name, tensor_name
 from .meta import CPU as _CPU_PLACE
-from .meta import DataType, Place, Size, of_np, place_of, to_np
+from .meta import CUDAPlace, DataType, Place, Size, of_np, place_of, to_np
 from .printing import to_string
 
 
@@ -31,7 +38,6 @@ class GradNode:
     def name(self) -> str:
         if self._node is None:
             return "GradNodeAccumulation"
-        from .dialect import node_name
         return node_name(self._node)
 
     @property
@@ -129,8 +135,7 @@ class Tensor(_EngineTensor):
 
     @property
     def T(self):  # noqa: N802 (paddle's spelling)
-        from .ops import transpose
-        return transpose(self, list(range(self.array.ndim - 1, -1, -1)))
+        return _S.transpose(self, tuple(range(self.array.ndim - 1, -1, -1)))
 
     # ---------------------------------------------------------------- autograd
     def backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
@@ -144,14 +149,8 @@ class Tensor(_EngineTensor):
         self.clear_gradient(True)
 
     def clear_gradient(self, set_to_zero: bool = True) -> None:
-        g = self.grad
-        if g is None:
-            return
         if set_to_zero:
-            z = g.array.copy()  # the grad array may be a read-only broadcast view
-            z[...] = 0
-            g.array = z
-            g.bump_version()
+            _params.zero_grad_(self)
         else:
             self.grad = None
 
@@ -258,21 +257,17 @@ class Tensor(_EngineTensor):
     # ---------------------------------------------------------------- writes
     def __setitem__(self, key, value) -> None:
         if not isinstance(value, _EngineTensor) and isinstance(value, (list, tuple)):
-            from .creation import to_tensor
-            value = to_tensor(value, dtype=of_np(self.array.dtype))
+            value = type(self).wrap(_C.infer_array(value, self.array.dtype, device_of(self.array)))
         _inplace.setitem(self, key, value)
 
     def set_value(self, value) -> None:
         """Overwrite the data (no graph, no leaf check: paddle's parameter update)."""
-        from janusgrad.backend import as_array
-        v = value.array if isinstance(value, _EngineTensor) else as_array(value)
-        v = _on_device_of(v, self.array)
+        v = _params.values_of(value)
         if tuple(v.shape) != self.array.shape:
             raise ValueError(
                 f"(InvalidArgument) The shape of input value {list(v.shape)} must match the "
                 f"shape of tensor {list(self.array.shape)}.")
-        self.array[...] = v
-        self.bump_version()
+        _params.assign_(self, v)
 
     def _check_inplace(self) -> None:
         # paddle words a whole-tensor in-place op on a grad leaf as "Leaf Var"
@@ -287,54 +282,12 @@ class Tensor(_EngineTensor):
         self._check_inplace()
         return _inplace.fill(self, value)
 
-    def _update(self, fn, *args):
-        self._check_inplace()
-        return _inplace.update(self, fn, *args)
-
-    def add_(self, y):
-        return self._update(_E.add, y)
-
-    def subtract_(self, y):
-        return self._update(_E.sub, y)
-
-    def multiply_(self, y):
-        return self._update(_E.mul, y)
-
-    def divide_(self, y):
-        return self._update(_E.div, y)
-
-    def scale_(self, scale=1.0, bias=0.0, bias_after_scale=True):
-        if bias_after_scale:
-            return self._update(lambda t: _E.add(_E.mul(t, scale), bias))
-        return self._update(lambda t: _E.mul(_E.add(t, bias), scale))
-
-    def clip_(self, min=None, max=None):  # noqa: A002
-        return self._update(_E.clamp, min, max)
-
-    def exp_(self):
-        return self._update(_E.exp)
-
-    def sqrt_(self):
-        return self._update(_E.sqrt)
-
-    def pow_(self, y):
-        return self._update(_E.pow, y)
-
-    def remainder_(self, y):
-        return self._update(_E.remainder, y)
-
-    mod_ = remainder_
-
-    def floor_divide_(self, y):
-        return self._update(_E.floor_divide, y)
-
-    clamp_ = clip_
-
+    # masked_fill_ / lerp_: kept until the neutral composites (janusgrad.composite) land
     def masked_fill_(self, mask, value):
-        return self._update(lambda s, m, v: _E.where_(m, v, s), mask, value)
+        return _update(self, lambda s, m, v: _E.where_(m, v, s), mask, value)
 
     def lerp_(self, y, weight):
-        return self._update(lambda s, e, w: _E.add(s, _E.mul(w, _E.sub(e, s))), y, weight)
+        return _update(self, lambda s, e, w: _E.add(s, _E.mul(w, _E.sub(e, s))), y, weight)
 
     def gradient(self):
         """The grad as a numpy array (deprecated in paddle, still used by old code)."""
@@ -360,9 +313,7 @@ class Tensor(_EngineTensor):
     def cuda(self, device_id=None, blocking: bool = True):
         if not gpu_available():
             raise ValueError("No available device found.")
-        from .meta import CUDAPlace
         if device_id is None:
-            from .device import expected_place
             place = expected_place()
             if not place.is_gpu_place():
                 place = CUDAPlace(0)
@@ -402,7 +353,6 @@ class Tensor(_EngineTensor):
             return self
         if device is not None:
             if isinstance(device, str):
-                from .device import to_place
                 device = to_place(device)
             elif not isinstance(device, Place):
                 raise ValueError(
@@ -411,7 +361,7 @@ class Tensor(_EngineTensor):
                     "the type of device is " + type(device).__name__)
         out = self
         if dtype is not None and to_np(dtype) != self.array.dtype:
-            out = self.astype(dtype)
+            out = _E.cast(self, to_np(dtype))
             copy_tensor = False
         if device is not None and device != out.place:
             out = out._copy_to(device)
@@ -421,12 +371,6 @@ class Tensor(_EngineTensor):
         if out is not self:
             out.stop_gradient = self.stop_gradient
         return out
-
-    def astype(self, dtype):
-        from janusgrad.ops.elementwise import cast
-        return cast(self, to_np(dtype))
-
-    cast = astype
 
 
 class _HookCall:
@@ -476,21 +420,6 @@ def _hook_helper(tensor):
     return make
 
 
-def _unary_inplace(fn):
-    def method(self):
-        return self._update(fn)
-    return method
-
-
-# paddle's in-place unary methods over the engine ops
-for _name in ("rsqrt", "reciprocal", "round", "floor", "ceil", "tanh", "sigmoid", "abs", "neg",
-              "log", "log1p", "sin", "cos", "tan", "sinh", "cosh", "asin", "acos", "atan",
-              "log2", "log10", "trunc", "square"):
-    _fn = getattr(_E, _name, None)
-    if _fn is not None and _name + "_" not in Tensor.__dict__:
-        setattr(Tensor, _name + "_", _unary_inplace(_fn))
-
-
 _VALID_DTYPES = frozenset(("bfloat16", "float16", "float32", "float64", "int8", "int16",
                            "int32", "int64", "uint8", "complex64", "complex128", "bool"))
 _TO_USAGE = (
@@ -516,18 +445,21 @@ def _host_copy(a):
     return h.copy() if h is a else h
 
 
-def _on_device_of(v, target):
-    """``v`` moved to ``target``'s device (loaded host data meeting a GPU tensor)."""
-    from janusgrad.backend import device_of
-    if type(v) is type(target):
-        return v
-    return to_device(v, device_of(target))
-
-
 def _as_int64(n: int):
     from janusgrad.backend import as_array, int64
     return as_array(n, int64)
 
+
+def _update(x, fn, *args):
+    """paddle's in-place update: a whole-tensor change of a grad leaf is refused in
+    paddle's words ("Leaf Var") before the engine's update runs."""
+    x._check_inplace()
+    return _inplace.update(x, fn, *args)
+
+
+# the functions and methods of ``_table.ROWS``: paddle.add, Tensor.add, Tensor.add_ ...
+FUNCTIONS: dict = {}
+_install(_table.ROWS, FUNCTIONS, Tensor, module="paddle", env=_table.ENV, inplace=_update)
 
 # type(t) prints as paddle's: <class 'paddle.Tensor'>
 Tensor.__module__ = "paddle"

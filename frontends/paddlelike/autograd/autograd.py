@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from janusgrad.functional import grads_of
+from janusgrad.ops import shape as _S
 from janusgrad.tensor import Tensor
 
 from ..creation import zeros_like
-from ..ops import concat
 
 
 def _grad_rows(ys, xs):
@@ -101,7 +101,7 @@ class _Lazy:
         rows = self._lazy_indexes(indexes)
         shape = list(self.inner_shape)
         shape[axis] = len(rows)
-        part = concat([self._cached_evaluate(i) for i in rows], axis=axis).reshape(shape)
+        part = _S.concatenate([self._cached_evaluate(i) for i in rows], axis).reshape(shape)
         result = part[self._shifted_indexes(indexes, len(rows))]
         for _ in range(len(result.shape) - len(self.shape)):
             result = result.squeeze(-1)

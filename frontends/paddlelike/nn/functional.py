@@ -7,8 +7,9 @@ from janusgrad.nn import variants as _V
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import reduce as _R
 
+from .._table import flatten as _flatten
 from ..dialect import matmul_error
-from ..ops import _eng
+from ..meta import to_np
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -27,16 +28,14 @@ def tanh(x, name=None):
 
 def softmax(x, axis=-1, dtype=None, name=None):
     if dtype is not None:
-        from ..ops import cast
-        x = cast(x, dtype)
-    return _eng("reduce", "softmax")(x, axis)
+        x = E.cast(x, to_np(dtype))
+    return _R.softmax(x, axis)
 
 
 def log_softmax(x, axis=-1, dtype=None, name=None):
     if dtype is not None:
-        from ..ops import cast
-        x = cast(x, dtype)
-    return _eng("reduce", "log_softmax")(x, axis)
+        x = E.cast(x, to_np(dtype))
+    return _R.log_softmax(x, axis)
 
 
 def gelu(x, approximate=False, name=None):
@@ -217,7 +216,6 @@ def one_hot(x, num_classes, name=None):
 
 
 def flatten(x, start_axis=0, stop_axis=-1, name=None):
-    from ..ops import flatten as _flatten
     return _flatten(x, start_axis, stop_axis)
 
 

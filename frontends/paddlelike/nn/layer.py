@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 from collections import OrderedDict
 
+from janusgrad import params as _params
 from janusgrad.tensor import Tensor as _EngineTensor
 
 from .parameter import Parameter, make_parameter, snake_case, unique_name
@@ -289,7 +290,6 @@ class Layer:
     def set_state_dict(self, state_dict, use_structured_name: bool = True):
         """Copy matching entries in; returns (missing_keys, unexpected_keys) and warns per
         skipped key as paddle does (a shape mismatch counts as both missing and unexpected)."""
-        from janusgrad.backend import as_array
         own = self.state_dict()
         missing, matched = [], set()
         for key, target in own.items():
@@ -300,7 +300,7 @@ class Layer:
                               "dict.", UserWarning, stacklevel=2)
                 continue
             value = state_dict[name]
-            arr = value.array if isinstance(value, _EngineTensor) else as_array(value)
+            arr = _params.values_of(value)
             if list(arr.shape) != list(target.array.shape):
                 missing.append(key)
                 warnings.warn(f"Skip loading for {key}. {key} receives a shape "
@@ -308,11 +308,7 @@ class Layer:
                               f"{list(target.array.shape)}.", UserWarning, stacklevel=2)
                 continue
             matched.add(name)
-            if type(arr) is not type(target.array):  # loaded host data, GPU parameter
-                from janusgrad.backend import device_of, to_device
-                arr = to_device(arr, device_of(target.array))
-            target.array[...] = arr.astype(target.array.dtype, copy=False)
-            target.bump_version()
+            _params.assign_(target, arr)
         unexpected = [k for k in state_dict if k not in matched]
         return missing, unexpected
 

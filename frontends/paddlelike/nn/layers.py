@@ -212,8 +212,7 @@ class Flatten(Layer):
         self.stop_axis = stop_axis
 
     def forward(self, input):  # noqa: A002
-        from ..ops import flatten
-        return flatten(input, self.start_axis, self.stop_axis)
+        return F.flatten(input, self.start_axis, self.stop_axis)
 
 
 class Dropout(Layer):

@@ -5,7 +5,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Iterator, Mapping
 
 from janusgrad.backend import to_device
-from janusgrad.params import assign, reset_grads
+from janusgrad.params import assign_, reset_grads
 from janusgrad.tensor import Tensor as EngineTensor
 
 from ... import _dtypes
@@ -385,7 +385,7 @@ class Module:
                               f"{Size(value.array.shape)!r} from checkpoint, the shape in "
                               f"current model is {Size(param.array.shape)!r}.")
                 continue
-            assign(param, value)  # a checkpoint loads onto the parameter's device
+            assign_(param, value)  # a checkpoint loads onto the parameter's device
         for key in state_dict:
             if key.startswith(prefix):
                 rest = key[len(prefix):]
