@@ -17,7 +17,8 @@ _stacks: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # frames inside janusgrad itself (the engine's package folder and each frontend's, which
 # registers it with ``own_folder``) are not the user's forward call; folders as imported, so
 # that they compare with the frames' file names wherever the packages are installed
-_OWN: tuple = (os.path.dirname(os.path.abspath(__file__)) + os.sep,)
+# (and the functions the dialect tables generate)
+_OWN: tuple = (os.path.dirname(os.path.abspath(__file__)) + os.sep, "<janusgrad.surface:")
 
 
 def own_folder(path: str) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+GENERATED = "<janusgrad.surface:"  # how the file names of generated functions begin
 _MISSING = object()  # the default of a parameter that also has a keyword alias
 
 
@@ -148,7 +149,8 @@ def _compile(name: str, params: str, body: str, env: dict, module: str,
     lines = [f"def {fname}({params}):"] + [f"    {line}" for line in prelude]
     lines.append(f"    return {body}")
     scope: dict[str, Any] = {}
-    exec(compile("\n".join(lines), f"<{module}.{name}>", "exec"), env, scope)  # noqa: S102
+    # the file name marks the frame as janusgrad's own (anomaly reports skip it)
+    exec(compile("\n".join(lines), f"{GENERATED}{module}.{name}>", "exec"), env, scope)  # noqa: S102
     f = scope[fname]
     f.__name__ = f.__qualname__ = name
     f.__module__ = module

@@ -151,3 +151,20 @@ def test_split_sizes():
     assert A.sizes_with_rest(7, [2, 2]) is None and A.sizes_with_rest(3, [2, -1, 2]) is None
     assert A.chunk_step(7, 3) == 3 and A.chunk_step(0, 3) == 1
     assert A.axes_tuple([0, 1]) == (0, 1) and A.axes_tuple(2) == 2 and A.axes_tuple(None) is None
+
+
+def test_generated_functions_are_not_user_frames_in_anomaly_reports():
+    from janusgrad import anomaly
+    from janusgrad.mode import anomaly as flags
+    ns: dict = {}
+    install([Row("twice", E.mul, params="x", call="x, 2.0")], ns, None, module="toy")
+    x = Toy.wrap(np.array([1.0, 2.0]))
+    x.set_requires_grad(True)
+    flags.enabled = True
+    try:
+        y = ns["twice"](x)
+    finally:
+        flags.enabled = False
+    stack = anomaly.forward_stack(y.node)
+    assert "test_generated_functions_are_not_user_frames" in stack
+    assert "janusgrad.surface" not in stack and "toy.twice" not in stack
