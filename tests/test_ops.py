@@ -17,8 +17,14 @@ import janusgrad
 from janusgrad import OPS, SPECS, Tensor, autograd, backend
 
 from . import fake_gpu
-from .gradcheck import (check_first_order, check_second_order,
-                        check_second_order_independently, host, place, vjp)
+from .gradcheck import (
+    check_first_order,
+    check_second_order,
+    check_second_order_independently,
+    host,
+    place,
+    vjp,
+)
 
 SPEC_IDS = [s.name for s in SPECS]
 
