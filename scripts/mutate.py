@@ -138,7 +138,7 @@ def run_mutant(root: Path, rel: str, text: str, tests, timeout: float) -> str:
                PYTHONPATH=os.pathsep.join([str(root / "_pkgs"), str(root / "frontends")]))
     try:
         p = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
-                            "-k", "not gpu", *tests], cwd=root, env=env,
+                            "-m", "not gpu", *tests], cwd=root, env=env,
                            capture_output=True, text=True, timeout=timeout)
         return "survived" if p.returncode == 0 else "killed"
     except subprocess.TimeoutExpired:
