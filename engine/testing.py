@@ -56,10 +56,33 @@ def _elements(dtype, low: float, high: float, away_from: Sequence[float], margin
 def arrays(shape, dtype=backend.float64, low: float = -3.0, high: float = 3.0,
            away_from: Sequence[float] = (), margin: float = 0.1):
     """Arrays of ``shape`` with finite elements in [low, high], at least ``margin`` away
-    from every point of ``away_from``."""
+    from every point of ``away_from``: four draws in five have pairwise distinct values
+    (uniform from a drawn seed), the fifth is hypothesis' own (constant, zero and tied
+    arrays, on purpose)."""
+    from hypothesis import strategies as st
     from hypothesis.extra import numpy as hnp
-    return hnp.arrays(host.dtype(dtype), shape,
-                      elements=_elements(host.dtype(dtype), low, high, away_from, margin))
+    dt = host.dtype(dtype)
+    special = hnp.arrays(dt, shape, elements=_elements(dt, low, high, away_from, margin))
+
+    def spread(seed):
+        a = host.random.default_rng(seed).uniform(low, high, shape)
+        for p in away_from:
+            near = host.abs(a - p) < margin
+            a = host.where(near, p + host.where(a >= p, 1.01, -1.01) * margin, a)
+        a = a.astype(dt)
+        ok = bool(host.all((a >= low) & (a <= high))) and all(
+            bool(host.all(host.abs(a.astype(float64) - p) >= margin)) for p in away_from)
+        return a if ok else None
+
+    @st.composite
+    def draw_array(draw):
+        if draw(st.integers(0, 4)):
+            a = spread(draw(st.integers(0, 2**32 - 1)))
+            if a is not None:
+                return a
+        return draw(special)
+
+    return draw_array()
 
 
 def _flag(requires_grad):

@@ -17,7 +17,14 @@ import janusgrad
 from janusgrad import OPS, SPECS, Tensor, autograd, backend
 
 from . import fake_gpu
-from .gradcheck import check_first_order, check_second_order, host, place, vjp
+from .gradcheck import (
+    check_first_order,
+    check_second_order,
+    check_second_order_independently,
+    host,
+    place,
+    vjp,
+)
 
 SPEC_IDS = [s.name for s in SPECS]
 
@@ -126,6 +133,20 @@ def test_second_order_gradient(spec, device):
         arrays, kwargs, seed = case
         check_second_order(spec.fn, arrays, kwargs, _grad_args(spec, arrays),
                            np.random.default_rng(seed), spec.atol, spec.rtol, device)
+
+    run()
+
+
+@pytest.mark.parametrize("spec", SECOND, ids=[s.name for s in SECOND])
+def test_second_order_against_second_differences_of_the_forward(spec):
+    """An independent check of second order (a few cases per op, on the host): second
+    differences of the forward, no first-order rule involved."""
+    @settings(max_examples=4)
+    @given(_draw_case(spec))
+    def run(case):
+        arrays, kwargs, seed = case
+        check_second_order_independently(spec.fn, arrays, kwargs, _grad_args(spec, arrays),
+                                         np.random.default_rng(seed))
 
     run()
 

@@ -10,6 +10,8 @@ import pytest
 import torchlike
 from torchlike import nn as jnn
 
+from .tolerance import assert_kernels_close
+
 torch = pytest.importorskip("torch")
 
 OPTIMIZERS = [
@@ -166,6 +168,8 @@ def test_clip_grad_norm_matches_torch(norm_type, max_norm):
     ours(torchlike.tensor(x)).pow(2).sum().backward()
     a = torch.nn.utils.clip_grad_norm_(ref.parameters(), max_norm, norm_type)
     b = jnn.utils.clip_grad_norm_(ours.parameters(), max_norm, norm_type)
-    np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5)
+    # two kernels (torch's and ours) sum 8 samples x 5 units per gradient element and
+    # the norm over 38 elements: float32 rounding scaled to the arrays' magnitudes
+    assert_kernels_close(b.numpy(), a.numpy(), n=38)
     for p, q in zip(ref.parameters(), ours.parameters()):
-        np.testing.assert_allclose(q.grad.numpy(), p.grad.numpy(), rtol=1e-5, atol=1e-7)
+        assert_kernels_close(q.grad.numpy(), p.grad.numpy(), n=40)

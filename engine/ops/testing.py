@@ -12,7 +12,34 @@ def _elements(st, lo, hi, avoid=()):
     return e
 
 
+# Most drawn arrays have pairwise distinct elements (uniform values from a drawn seed,
+# which hypothesis cannot shrink to a constant); the rest come from hypothesis' element
+# strategy, which favours constant, all-zero and tied arrays: kept on purpose, at about
+# one draw in five, so that those cases stay tested.
+SPECIAL_EVERY = 5
+
+
+def _spread_values(draw, st, shape, lo, hi, avoid):
+    """Uniform values in [lo, hi] from a drawn seed, at least 0.05 from each ``avoid``
+    point (moved off it); None where that fails (the caller then draws otherwise)."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    a = xp.random.default_rng(seed).uniform(lo, hi, shape)
+    for p in avoid:
+        near = xp.abs(a - p) <= 0.05
+        a = xp.where(near, p + xp.where(a >= p, 0.06, -0.06), a)
+    if avoid and (xp.any((a < lo) | (a > hi)) or
+                  any(xp.any(xp.abs(a - p) <= 0.05) for p in avoid)):
+        return None
+    return a
+
+
 def array(draw, st, hnp, shape, lo=-2.0, hi=2.0, avoid=()):
+    """An array of ``shape`` with elements in [lo, hi], 0.05 away from ``avoid``: mostly
+    pairwise distinct values, now and then hypothesis' own (constants, zeros, ties)."""
+    if draw(st.integers(0, SPECIAL_EVERY - 1)):
+        a = _spread_values(draw, st, shape, lo, hi, avoid)
+        if a is not None:
+            return a
     return draw(hnp.arrays(xp.float64, shape, elements=_elements(st, lo, hi, avoid)))
 
 
@@ -33,6 +60,12 @@ def distinct_array(draw, st, hnp, shape, lo=-2.0, hi=2.0, signs=False):
 
 
 def small_shape(draw, hnp, min_dims=0, max_dims=3):
+    """A shape of min_dims..max_dims axes of sides 1..4; most draws have 2+ axes of
+    unequal sides (0-d and size-1 shapes stay, as cases of their own)."""
+    from hypothesis import strategies as st
+    if min_dims < 2 <= max_dims and draw(st.integers(0, 3)):
+        nd = draw(st.integers(2, max_dims))
+        return tuple(draw(st.integers(2, 4)) for _ in range(nd))
     return draw(hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=1, max_side=4))
 
 
@@ -67,14 +100,18 @@ def with_axis(lo=-2.0, hi=2.0, keepdims=True, multi=True, min_dims=0, distinct=F
         else:
             a = array(draw, st, hnp, shape, lo, hi, avoid)
         nd = len(shape)
-        choices = [st.none()]
-        if nd:
-            choices.append(st.integers(-nd, nd - 1))
-            if multi:
-                choices.append(st.lists(st.integers(0, nd - 1), min_size=1, max_size=nd,
-                                        unique=True).map(tuple))
+        # the kind of axis first, evenly (st.one_of would favour its first choice, None:
+        # most draws then reduced over everything and never spread a gradient back)
+        kinds = ["none"] + (["int", "int"] if nd else []) + (["tuple"] if nd and multi else [])
+        kind = draw(st.sampled_from(kinds))
         kw = dict(kwargs)
-        kw["axis"] = draw(st.one_of(*choices))
+        if kind == "none":
+            kw["axis"] = None
+        elif kind == "int":
+            kw["axis"] = draw(st.integers(-nd, nd - 1))
+        else:
+            kw["axis"] = tuple(draw(st.lists(st.integers(0, nd - 1), min_size=1,
+                                             max_size=nd, unique=True)))
         if keepdims:
             kw["keepdims"] = draw(st.booleans())
         return [a], kw

@@ -5,6 +5,12 @@ A state dict (a dict whose values are tensors, or dicts free of tensors such as
 {key: tensor name}}``; any other object is pickled with each tensor replaced by a
 ``(name, ndarray)`` tuple.  Loading reverses both forms (tensors come back with
 ``stop_gradient=True``); ``return_numpy=True`` keeps the arrays.
+
+Loading never runs code from the file by default: the unpickler accepts exactly the globals
+that ``paddle.save`` writes (numpy's array and scalar reconstructors, ``numpy.ndarray`` and
+``numpy.dtype``, ``collections.OrderedDict``, ``_codecs.encode`` for protocol 2's bytes, and
+the builtin containers and scalars) and refuses any other with ``pickle.UnpicklingError``
+naming it.  ``load(path, weights_only=False)`` unpickles anything, for a trusted file.
 """
 from __future__ import annotations
 
@@ -129,7 +135,60 @@ def _tensor(a, return_numpy: bool):
     return Tensor.wrap(a if device is None else from_host(a, device))
 
 
-def load(path, **configs):
+# The globals a paddle.save pickle refers to (protocols 2-4; numpy 1's module names too):
+# found by unpickling what real paddle 3.3.1 writes for layers' and optimizers' state dicts,
+# LR schedulers, tensors and nested containers (tests/test_paddle_serial.py checks it).
+SAFE_GLOBALS = frozenset({
+    ("numpy._core.multiarray", "_reconstruct"), ("numpy.core.multiarray", "_reconstruct"),
+    ("numpy._core.multiarray", "scalar"), ("numpy.core.multiarray", "scalar"),
+    ("numpy", "ndarray"), ("numpy", "dtype"),
+    ("collections", "OrderedDict"),
+    ("_codecs", "encode"),  # protocol 2 writes bytes as _codecs.encode(str, "latin1")
+    *((module, name) for module in ("builtins", "__builtin__") for name in (
+        "tuple", "list", "dict", "set", "frozenset", "bytes", "bytearray", "str", "int",
+        "float", "complex", "bool", "slice", "range")),
+})
+
+
+def _python3_name(module: str, name: str) -> str:
+    """``module.name`` as Python 3 knows it (protocol 2 pickles write Python 2's names,
+    which pickle maps), with the written name beside it where they differ."""
+    from _compat_pickle import IMPORT_MAPPING, NAME_MAPPING
+    m, n = NAME_MAPPING.get((module, name), (IMPORT_MAPPING.get(module, module), name))
+    return f"{m}.{n}" if (m, n) == (module, name) else f"{m}.{n} (written {module}.{name})"
+
+
+class _RestrictedUnpickler(pickle.Unpickler):
+    """Resolves only the globals in ``SAFE_GLOBALS``: a checkpoint cannot run code."""
+
+    def find_class(self, module, name):
+        # (protocol 2 names builtins __builtin__; pickle maps it after this check)
+        if (module, name) not in SAFE_GLOBALS:
+            raise pickle.UnpicklingError(
+                f"paddle.load refused to load {_python3_name(module, name)}: a paddle.save "
+                "checkpoint holds "
+                "only arrays, numbers, strings and containers, and loading any other "
+                "global could run code from the file. If you trust this file, load it with "
+                "paddle.load(path, weights_only=False).")
+        return super().find_class(module, name)
+
+
+def _unpickle(f, weights_only: bool):
+    if weights_only:
+        return _RestrictedUnpickler(f, encoding="latin1").load()
+    return pickle.load(f, encoding="latin1")
+
+
+def load(path, weights_only: bool = True, **configs):
+    """paddle.load: read what ``save`` (or real ``paddle.save``) wrote.
+
+    ``weights_only`` (a janusgrad keyword, after torch's): True by default, the file may
+    refer only to what paddle.save writes (numpy arrays, dtypes and scalars, builtin
+    containers and scalars, OrderedDict); any other global raises
+    ``pickle.UnpicklingError`` naming it, before anything runs.  ``weights_only=False``
+    unpickles anything, as real paddle does: only for a file you trust, since a pickle can
+    run arbitrary code when loaded.
+    """
     return_numpy = bool(configs.get("return_numpy", False))
     keep_name_table = bool(configs.get("keep_name_table", False))
     if isinstance(path, (str, os.PathLike)):
@@ -137,9 +196,9 @@ def load(path, **configs):
         if not os.path.exists(path):
             raise ValueError(f"The ``path`` ({path}) to load model not exists.")
         with open(path, "rb") as f:
-            result = pickle.load(f, encoding="latin1")
+            result = _unpickle(f, weights_only)
     else:
-        result = pickle.load(path, encoding="latin1")
+        result = _unpickle(path, weights_only)
     if isinstance(result, dict) and NAME_TABLE in result:
         for key in result[NAME_TABLE]:
             if is_array(result.get(key)):
