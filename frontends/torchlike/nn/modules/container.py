@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from .module import Module, _addindent
+from .module import Module, add_indent
 
 
 class Sequential(Module):
@@ -153,7 +153,7 @@ class ModuleList(Module):
                 start = i
         lines = []
         for a, b in groups:
-            body = _addindent(reprs[a], 2)
+            body = add_indent(reprs[a], 2)
             if a == b:
                 lines.append(f"({a}): {body}")
             else:
