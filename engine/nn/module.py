@@ -135,6 +135,13 @@ class ModuleCore:
         else:
             nps.add(name)
 
+    def _renumber(self, children) -> None:
+        """Register ``children`` afresh as '0', '1', ... (after a list-like edit)."""
+        store = self.__dict__[self._CHILDREN]
+        store.clear()
+        for i, child in enumerate(children):
+            store[str(i)] = child
+
     # ---------------------------------------------------------------- calling
     def _call_with_hooks(self, args, kwargs):
         """forward between the pre-hooks (which may replace the positional inputs) and the
