@@ -63,3 +63,11 @@ def axes_tuple(axis) -> tuple[int, ...] | int | None:
     if axis is None or isinstance(axis, int):
         return axis
     return tuple(int(a) for a in axis)
+
+
+def broadcast_clashes(a: Sequence[int], b: Sequence[int]) -> list[tuple[int, int, int]]:
+    """(dim, size in a, size in b) for each dimension of the right-aligned shapes (the
+    shorter padded with 1s on the left) that does not broadcast, left to right."""
+    n = max(len(a), len(b))
+    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    return [(i, x, y) for i, (x, y) in enumerate(zip(pa, pb)) if x != y and 1 not in (x, y)]

@@ -20,7 +20,7 @@ import weakref
 from .backend import MODULES, as_array, float64
 from .mode import state
 from .ops import OpDef
-from .tensor import Node, Tensor
+from .tensor import Node, Tensor, record
 
 _TOKEN_DTYPE = float64
 _TOKEN_SHAPES = ((),)
@@ -387,3 +387,27 @@ def _expandable(shape, target) -> bool:
         if a != b and a != 1:
             return False
     return True
+
+
+def once_differentiable(backward, error_op: OpDef):
+    """``backward`` run without recording a graph; when grad mode is on, each tensor it
+    returns is made the output of an ``error_op`` node over the inputs that need grad,
+    so differentiating the gradient again raises what ``error_op``'s rule raises."""
+    def wrapper(ctx, *args):
+        prev = state.enabled
+        state.enabled = False
+        try:
+            outputs = backward(ctx, *args)
+        finally:
+            state.enabled = prev
+        if not prev:
+            return outputs
+        needing = [a for a in args if isinstance(a, Tensor) and a.requires_grad]
+        if not needing:
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        wrapped = tuple(record(error_op, o.array, needing, cls=type(o))
+                        if isinstance(o, Tensor) else o for o in outs)
+        return wrapped[0] if single else wrapped
+    return wrapper

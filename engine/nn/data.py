@@ -83,8 +83,8 @@ def collate(batch: list, is_tensor: Callable, stack: Callable, numbers: Callable
 
 
 def group_indices(indices, batch_size: int, drop_last: bool):
-    """Consecutive lists of ``batch_size`` indices from any iterable of indices (a sampler);
-    the short last one is kept unless ``drop_last``."""
+    """Consecutive lists of ``batch_size`` items from any iterable (a sampler's indices, an
+    iterable dataset's samples); the short last one is kept unless ``drop_last``."""
     batch = []
     for i in indices:
         batch.append(i)
@@ -93,3 +93,21 @@ def group_indices(indices, batch_size: int, drop_last: bool):
             batch = []
     if batch and not drop_last:
         yield batch
+
+
+def map_nested(obj, is_leaf: Callable, fn: Callable, tuples_as_lists: bool = False):
+    """``fn`` applied to every leaf of nested dicts, lists, tuples and named tuples (the
+    containers rebuilt, dicts as plain dicts; tuples as lists when ``tuples_as_lists``);
+    anything else is returned as is."""
+    if is_leaf(obj):
+        return fn(obj)
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return type(obj)(*(map_nested(x, is_leaf, fn, tuples_as_lists) for x in obj))
+    if isinstance(obj, tuple):
+        items = [map_nested(x, is_leaf, fn, tuples_as_lists) for x in obj]
+        return items if tuples_as_lists else tuple(items)
+    if isinstance(obj, list):
+        return [map_nested(x, is_leaf, fn, tuples_as_lists) for x in obj]
+    if isinstance(obj, dict):
+        return {k: map_nested(v, is_leaf, fn, tuples_as_lists) for k, v in obj.items()}
+    return obj

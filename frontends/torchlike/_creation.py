@@ -69,7 +69,7 @@ def from_numpy(array):
 def _factory(name: str):
     make = need(C, name, f"torch.{name}")
 
-    def factory(*size, out=None, dtype=None, layout=None, device=None,
+    def factory(*size, generator=None, out=None, dtype=None, layout=None, device=None,
                 requires_grad: bool = False, pin_memory=False, memory_format=None, **kw):
         shape = _size(size, kw.pop("size", None))
         return _finish(make(Tensor, shape, _float_dtype(dtype), device=_dev(device)),
@@ -82,23 +82,8 @@ def _factory(name: str):
 zeros = _factory("zeros")
 ones = _factory("ones")
 empty = _factory("empty")
-
-
-def _rand_factory(name: str):
-    make = need(C, name, f"torch.{name}")
-
-    def factory(*size, generator=None, out=None, dtype=None, layout=None,
-                device=None, requires_grad: bool = False, pin_memory=False, **kw):
-        shape = _size(size, kw.pop("size", None))
-        return _finish(make(Tensor, shape, _float_dtype(dtype), device=_dev(device)),
-                       requires_grad)
-
-    factory.__name__ = name
-    return factory
-
-
-rand = _rand_factory("rand")
-randn = _rand_factory("randn")
+rand = _factory("rand")
+randn = _factory("randn")
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,

@@ -1,6 +1,10 @@
 """TorchDialect: torch 2.13's policies and the exact wording of its errors."""
 from __future__ import annotations
 
+from math import prod
+
+from janusgrad.args import broadcast_clashes
+from janusgrad.backend import broadcast_shapes
 from janusgrad.dialect import Dialect
 
 from ._dtypes import from_np
@@ -35,27 +39,13 @@ def c_name(np_dtype) -> str:
     return _C_NAMES[str(np_dtype)]
 
 
-def _prod(shape) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
 def _broadcast_mismatch(a, b):
     """(a_size, b_size, dim) of the first dimension (from the right) that does not broadcast."""
-    n = max(len(a), len(b))
-    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
-    for i in range(n - 1, -1, -1):
-        if pa[i] != pb[i] and 1 not in (pa[i], pb[i]):
-            return pa[i], pb[i], i
-    return None
-
-
-def _broadcast_shape(a, b):
-    n = max(len(a), len(b))
-    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
-    return tuple(max(x, y) for x, y in zip(pa, pb))
+    clashes = broadcast_clashes(a, b)
+    if not clashes:
+        return None
+    dim, a_size, b_size = clashes[-1]
+    return a_size, b_size, dim
 
 
 def broadcast_message(a_size, b_size, dim) -> str:
@@ -72,15 +62,15 @@ def matmul_message(a, b) -> str:
         return (f"inconsistent tensor size, expected tensor [{a[0]}] and src [{b[0]}] to have "
                 f"the same number of elements, but got {a[0]} and {b[0]} elements respectively")
     if nb == 1:  # matrix (or folded batch) times vector
-        rows = _prod(a[:-1])
+        rows = prod(a[:-1])
         return f"size mismatch, got input ({rows}), mat ({rows}x{a[-1]}), vec ({b[0]})"
     if nb == 2 and na <= 2 or na >= 3 and nb == 2:
-        rows = _prod(a[:-1])
+        rows = prod(a[:-1])
         return f"mat1 and mat2 shapes cannot be multiplied ({rows}x{a[-1]} and {b[0]}x{b[1]})"
     bad = _broadcast_mismatch(a[:-2], b[:-2])
     if bad is not None:
         return broadcast_message(*bad)
-    batch = _prod(_broadcast_shape(a[:-2], b[:-2]))
+    batch = prod(broadcast_shapes(a[:-2], b[:-2]))
     return (f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, "
             f"{a[-1]}] but got: [{batch}, {b[-2]}].")
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import os
 import pickle
-import zipfile
 from collections import OrderedDict
 
 from janusgrad import io as EIO
@@ -123,32 +122,17 @@ def _zip_records(prefix: str, pkl: bytes, storages: list) -> list:
     return records
 
 
-def _write_zip(f, records: list) -> None:
-    with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED) as z:
-        for name, data in records:
-            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_STORED
-            # pad the local header's extra field so each record's data is 64-byte aligned
-            offset = f.tell() if hasattr(f, "tell") else 0
-            start = offset + 30 + len(name.encode())
-            pad = (-(start + 4)) % _ALIGN
-            info.extra = b"FB" + pad.to_bytes(2, "little") + b"Z" * pad
-            z.writestr(info, data)
-
-
 def save(obj, f, pickle_module=None, pickle_protocol: int = 2,
          _use_new_zipfile_serialization: bool = True, _disable_byteorder_record: bool = False
          ) -> None:
     buf = io.BytesIO()
     pickler = _TorchPickler(buf)
     pickler.dump(obj)
-    storages = list(pickler.storages.values())
+    prefix = "archive"
     if isinstance(f, (str, os.PathLike)):
         prefix = os.path.splitext(os.path.basename(os.fspath(f)))[0] or "archive"
-        with open(f, "wb") as fh:
-            _write_zip(fh, _zip_records(prefix, buf.getvalue(), storages))
-    else:
-        _write_zip(f, _zip_records("archive", buf.getvalue(), storages))
+    EIO.write_zip(f, _zip_records(prefix, buf.getvalue(), list(pickler.storages.values())),
+                  _ALIGN)
 
 
 # ---------------------------------------------------------------- reading
@@ -260,26 +244,12 @@ class _TorchUnpickler(pickle.Unpickler):
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     weights_only = True if weights_only is None else bool(weights_only)
-    opened = None
-    if isinstance(f, (str, os.PathLike)):
-        opened = f = open(f, "rb")
-    try:
-        if not zipfile.is_zipfile(f):
+    with EIO.read_zip(f, "data.pkl") as archive:
+        if archive is None:
             raise RuntimeError("torchlike reads only torch's zip file format (torch >= 1.6)")
-        f.seek(0)
-        with zipfile.ZipFile(f) as z:
-            names = z.namelist()
-            pkl = next(n for n in names if n.endswith("data.pkl"))
-            prefix = pkl[:-len("data.pkl")]
-
-            def records(name):
-                return z.read(prefix + name)
-
-            return _TorchUnpickler(io.BytesIO(z.read(pkl)), records, weights_only,
-                                   _placement(map_location)).load()
-    finally:
-        if opened is not None:
-            opened.close()
+        pkl, records = archive
+        return _TorchUnpickler(io.BytesIO(pkl), records, weights_only,
+                               _placement(map_location)).load()
 
 
 CUDA_ON_CPU = (

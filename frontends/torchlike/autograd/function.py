@@ -11,10 +11,8 @@ import itertools
 import warnings
 
 from janusgrad import function as _fn
-from janusgrad.mode import state
 from janusgrad.ops import OpDef
 from janusgrad.tensor import Tensor as _EngineTensor
-from janusgrad.tensor import record as _record
 
 from .. import _grad_fn
 
@@ -214,26 +212,7 @@ _grad_fn._NAMES[_ERROR_OP.name] = "Error"
 
 
 def once_differentiable(fn):
-    @functools.wraps(fn)
-    def wrapper(ctx, *args):
-        prev = state.enabled
-        state.enabled = False
-        try:
-            outputs = fn(ctx, *args)
-        finally:
-            state.enabled = prev
-        if not prev:
-            return outputs
-        needing = [a for a in args if isinstance(a, _EngineTensor) and a.requires_grad]
-        if not needing:
-            return outputs
-        single = not isinstance(outputs, tuple)
-        outs = (outputs,) if single else outputs
-        # each gradient becomes the output of a node that refuses to be differentiated
-        wrapped = tuple(_record(_ERROR_OP, o.array, needing, cls=type(o))
-                        if isinstance(o, _EngineTensor) else o for o in outs)
-        return wrapped[0] if single else wrapped
-    return wrapper
+    return functools.wraps(fn)(_fn.once_differentiable(fn, _ERROR_OP))
 
 
 for _obj in (Function, FunctionCtx, BackwardCFunction, FunctionMeta, once_differentiable):

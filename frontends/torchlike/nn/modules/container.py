@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from .module import Module, _addindent
+from .module import Module, add_indent
 
 
 class Sequential(Module):
@@ -38,10 +38,7 @@ class Sequential(Module):
                 delattr(self, key)
         else:
             delattr(self, keys[self._index(idx)])
-        items = list(self._modules.items())
-        self._modules.clear()
-        for i, (_, m) in enumerate(items):
-            self._modules[str(i)] = m
+        self._renumber(list(self._modules.values()))
 
     def __len__(self) -> int:
         return len(self._modules)
@@ -72,9 +69,7 @@ class Sequential(Module):
             index += n
         items = list(self._modules.values())
         items.insert(index, module)
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self._modules[str(i)] = m
+        self._renumber(items)
         return self
 
     def forward(self, input):  # noqa: A002
@@ -110,10 +105,7 @@ class ModuleList(Module):
                 del self._modules[k]
         else:
             del self._modules[self._index(idx)]
-        items = list(self._modules.values())
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self._modules[str(i)] = m
+        self._renumber(list(self._modules.values()))
 
     def __len__(self) -> int:
         return len(self._modules)
@@ -136,9 +128,7 @@ class ModuleList(Module):
     def insert(self, index: int, module) -> None:
         items = list(self._modules.values())
         items.insert(index, module)
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self._modules[str(i)] = m
+        self._renumber(items)
 
     def __repr__(self) -> str:
         """Runs of identical child reprs are folded, as torch prints them."""
@@ -153,7 +143,7 @@ class ModuleList(Module):
                 start = i
         lines = []
         for a, b in groups:
-            body = _addindent(reprs[a], 2)
+            body = add_indent(reprs[a], 2)
             if a == b:
                 lines.append(f"({a}): {body}")
             else:

@@ -4,12 +4,14 @@ from __future__ import annotations
 from collections import OrderedDict, namedtuple
 from collections.abc import Iterator, Mapping
 
-from janusgrad.backend import to_device
-from janusgrad.params import assign_, reset_grads
+from janusgrad.nn.module import ModuleCore, add_indent
+from janusgrad.params import reset_grads
 from janusgrad.tensor import Tensor as EngineTensor
 
 from ... import _dtypes
 from ..._device import parse_to, resolve
+from ..._size import Size
+from ...autograd.graph import RemovableHandle
 from ..parameter import Parameter
 
 
@@ -24,34 +26,25 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
-def _addindent(s: str, num_spaces: int) -> str:
-    lines = s.split("\n")
-    if len(lines) == 1:
-        return s
-    first = lines.pop(0)
-    return first + "\n" + "\n".join(" " * num_spaces + line for line in lines)
-
-
-class Module:
+class Module(ModuleCore):
     """Base class of all layers; subclasses set attributes in ``__init__`` and define
-    ``forward``."""
+    ``forward``. Registries, walks, state and hooks are the engine's ModuleCore; torch's
+    names, signatures, messages and printed form are here."""
 
     training: bool
     _version = 1
     call_super_init = False
+    _PARAMETER = Parameter
+    _CHILDREN = "_modules"
+    _NON_PERSISTENT = "_non_persistent_buffers_set"
+    _POST_HOOKS = "_forward_hooks"
+    _STORES = ("_parameters", "_buffers", "_modules")
 
     def __init__(self, *args, **kwargs) -> None:
         if args or kwargs:
             raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
                             f"but {len(args) + 1} were given")
-        d = self.__dict__
-        d["training"] = True
-        d["_parameters"] = {}
-        d["_buffers"] = {}
-        d["_non_persistent_buffers_set"] = set()
-        d["_modules"] = {}
-        d["_forward_hooks"] = OrderedDict()
-        d["_forward_pre_hooks"] = OrderedDict()
+        self._init_stores()
 
     # ------------------------------------------------------------ calling
     def forward(self, *args, **kwargs):
@@ -63,132 +56,52 @@ class Module:
             return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
 
-    def _call_with_hooks(self, args, kwargs):
-        for hook in list(self._forward_pre_hooks.values()):
-            r = hook(self, args)
-            if r is not None:
-                args = r if isinstance(r, tuple) else (r,)
-        out = self.forward(*args, **kwargs)
-        for hook in list(self._forward_hooks.values()):
-            r = hook(self, args, out)
-            if r is not None:
-                out = r
-        return out
-
     def register_forward_hook(self, hook):
-        return _Handle(self._forward_hooks, hook)
+        return self._add_hook(self._forward_hooks, hook, RemovableHandle)
 
     def register_forward_pre_hook(self, hook):
-        return _Handle(self._forward_pre_hooks, hook)
+        return self._add_hook(self._forward_pre_hooks, hook, RemovableHandle)
 
     # ------------------------------------------------------------ registration
     def register_parameter(self, name: str, param) -> None:
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
-        if not isinstance(name, str):
-            raise TypeError(f"parameter name should be a string. Got {type(name).__name__}")
-        if "." in name:
-            raise KeyError('parameter name can\'t contain "."')
-        if name == "":
-            raise KeyError('parameter name can\'t be empty string ""')
-        if hasattr(self, name) and name not in self._parameters:
-            raise KeyError(f"attribute '{name}' already exists")
+        _check_name(self, "parameter", name, self._parameters)
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{_typename(param)}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
         self._parameters[name] = param
 
+    def _put_parameter(self, name: str, param) -> None:  # assignment registers, as torch's
+        self.register_parameter(name, param)
+
     def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
-        if not isinstance(name, str):
-            raise TypeError(f"buffer name should be a string. Got {type(name).__name__}")
-        if "." in name:
-            raise KeyError('buffer name can\'t contain "."')
-        if name == "":
-            raise KeyError('buffer name can\'t be empty string ""')
-        if hasattr(self, name) and name not in self._buffers:
-            raise KeyError(f"attribute '{name}' already exists")
+        _check_name(self, "buffer", name, self._buffers)
         if tensor is not None and not isinstance(tensor, EngineTensor):
             raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
-        self._buffers[name] = tensor
-        if persistent:
-            self._non_persistent_buffers_set.discard(name)
-        else:
-            self._non_persistent_buffers_set.add(name)
+        self._set_buffer(name, tensor, persistent)
 
     def add_module(self, name: str, module) -> None:
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_typename(module)} is not a Module subclass")
-        if not isinstance(name, str):
-            raise TypeError(f"module name should be a string. Got {type(name).__name__}")
-        if hasattr(self, name) and name not in self._modules:
-            raise KeyError(f"attribute '{name}' already exists")
-        if "." in name:
-            raise KeyError(f'module name can\'t contain ".", got: {name}')
-        if name == "":
-            raise KeyError('module name can\'t be empty string ""')
+        _check_name(self, "module", name, self._modules)
         self._modules[name] = module
 
     register_module = add_module
 
-    def __setattr__(self, name: str, value) -> None:
-        d = self.__dict__
-        params = d.get("_parameters")
-        if isinstance(value, Parameter):
-            if params is None:
-                raise AttributeError("cannot assign parameters before Module.__init__() call")
-            _forget(d, name)
-            self.register_parameter(name, value)
-            return
-        if params is not None and name in params:
-            if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
-                                "(torch.nn.Parameter or None expected)")
-            self.register_parameter(name, value)
-            return
-        modules = d.get("_modules")
-        if isinstance(value, Module):
-            if modules is None:
-                raise AttributeError("cannot assign module before Module.__init__() call")
-            _forget(d, name)
-            modules[name] = value
-            return
-        if modules is not None and name in modules:
-            if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
-                                "(torch.nn.Module or None expected)")
-            modules[name] = value
-            return
-        buffers = d.get("_buffers")
-        if buffers is not None and name in buffers:
-            if value is not None and not isinstance(value, EngineTensor):
-                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
-                                "(torch.Tensor or None expected)")
-            buffers[name] = value
-            return
-        object.__setattr__(self, name, value)
+    def _early_error(self, role: str) -> Exception:
+        which = "parameters" if role == "parameter" else "module"
+        return AttributeError(f"cannot assign {which} before Module.__init__() call")
 
-    def __getattr__(self, name: str):
-        d = self.__dict__
-        for store in ("_parameters", "_buffers", "_modules"):
-            s = d.get(store)
-            if s is not None and name in s:
-                return s[name]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-
-    def __delattr__(self, name: str) -> None:
-        for store in (self._parameters, self._buffers, self._modules):
-            if name in store:
-                del store[name]
-                self._non_persistent_buffers_set.discard(name)
-                return
-        object.__delattr__(self, name)
-
-    def __dir__(self):
-        keys = list(object.__dir__(self)) + list(self._parameters) + list(self._buffers)
-        return sorted(set(keys + list(self._modules)))
+    def _assign_error(self, role: str, name: str, value) -> Exception:
+        as_what, expected = {"parameter": ("parameter", "torch.nn.Parameter"),
+                             "child": ("child module", "torch.nn.Module"),
+                             "buffer": ("buffer", "torch.Tensor")}[role]
+        return TypeError(f"cannot assign '{_typename(value)}' as {as_what} '{name}' "
+                         f"({expected} or None expected)")
 
     def get_submodule(self, target: str):
         mod = self
@@ -209,60 +122,26 @@ class Module:
 
     # ------------------------------------------------------------ traversal
     def named_modules(self, memo=None, prefix: str = "", remove_duplicate: bool = True):
-        if memo is None:
-            memo = set()
-        if self in memo:
-            return
-        if remove_duplicate:
-            memo.add(self)
-        yield prefix, self
-        for name, module in self._modules.items():
-            if module is None:
-                continue
-            sub = prefix + ("." if prefix else "") + name
-            yield from module.named_modules(memo, sub, remove_duplicate)
+        return self._walk(prefix, memo, remove_duplicate)
 
     def modules(self) -> Iterator:
-        for _, m in self.named_modules():
+        for _, m in self._walk():
             yield m
-
-    def named_children(self):
-        memo = set()
-        for name, module in self._modules.items():
-            if module is not None and module not in memo:
-                memo.add(module)
-                yield name, module
-
-    def children(self) -> Iterator:
-        for _, m in self.named_children():
-            yield m
-
-    def _named_members(self, store: str, prefix: str, recurse: bool, remove_duplicate: bool):
-        memo = set()
-        modules = (self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
-                   if recurse else [(prefix, self)])
-        for mod_prefix, module in modules:
-            for name, value in getattr(module, store).items():
-                if value is None or id(value) in memo:
-                    continue
-                if remove_duplicate:
-                    memo.add(id(value))
-                yield mod_prefix + ("." if mod_prefix else "") + name, value
 
     def named_parameters(self, prefix: str = "", recurse: bool = True,
                          remove_duplicate: bool = True):
-        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
+        return self._named_members("_parameters", prefix, recurse, remove_duplicate)
 
     def parameters(self, recurse: bool = True) -> Iterator:
-        for _, p in self.named_parameters(recurse=recurse):
+        for _, p in self._named_members("_parameters", "", recurse):
             yield p
 
     def named_buffers(self, prefix: str = "", recurse: bool = True,
                       remove_duplicate: bool = True):
-        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
+        return self._named_members("_buffers", prefix, recurse, remove_duplicate)
 
     def buffers(self, recurse: bool = True) -> Iterator:
-        for _, b in self.named_buffers(recurse=recurse):
+        for _, b in self._named_members("_buffers", "", recurse):
             yield b
 
     # ------------------------------------------------------------ modes and gradients
@@ -285,22 +164,7 @@ class Module:
     def zero_grad(self, set_to_none: bool = True) -> None:
         reset_grads(self.parameters(), set_to_none)
 
-    def apply(self, fn):
-        for module in self.children():
-            module.apply(fn)
-        fn(self)
-        return self
-
     # ------------------------------------------------------------ dtype / device
-    def _convert(self, fn):
-        for module in self.children():
-            module._convert(fn)
-        for store in (self._parameters, self._buffers):
-            for t in store.values():
-                if t is not None:
-                    fn(t)
-        return self
-
     def to(self, *args, **kwargs):
         device, dtype, _ = parse_to(args, kwargs)
         np_dtype = None
@@ -312,7 +176,7 @@ class Module:
         dev = None if device is None else resolve(device)
         if dev is None and np_dtype is None:
             return self
-        return self._convert(lambda t: _retype(t, np_dtype, dev))
+        return self._cast_and_move(np_dtype, dev)
 
     def float(self):
         return self.to(_dtypes.float32)
@@ -324,24 +188,15 @@ class Module:
         return self.to(_dtypes.float16)
 
     def cpu(self):
-        return self._convert(lambda t: _retype(t, None, resolve("cpu")))
+        return self._cast_and_move(None, resolve("cpu"))
 
     def cuda(self, device=None):
-        dev = resolve("cuda" if device is None else device)
-        return self._convert(lambda t: _retype(t, None, dev))
+        return self._cast_and_move(None, resolve("cuda" if device is None else device))
 
     def type(self, dst_type):
         return self.to(dst_type)
 
     # ------------------------------------------------------------ state
-    def _save_to_state_dict(self, destination, prefix: str, keep_vars: bool) -> None:
-        for name, p in self._parameters.items():
-            if p is not None:
-                destination[prefix + name] = p if keep_vars else p.detach()
-        for name, b in self._buffers.items():
-            if b is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = b if keep_vars else b.detach()
-
     def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
         if args:
             destination = args[0]
@@ -353,60 +208,18 @@ class Module:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
         meta = getattr(destination, "_metadata", None)
-        if meta is not None:
-            meta[prefix[:-1]] = {"version": self._version}
-        self._save_to_state_dict(destination, prefix, keep_vars)
-        for name, module in self._modules.items():
-            if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".",
-                                  keep_vars=keep_vars)
-        return destination
 
-    def _load_from_state_dict(self, state_dict, prefix, missing, unexpected, errors) -> None:
-        local = {**self._parameters,
-                 **{k: v for k, v in self._buffers.items()
-                    if k not in self._non_persistent_buffers_set}}
-        for name, param in local.items():
-            key = prefix + name
-            if param is None:
-                continue
-            if key not in state_dict:
-                missing.append(key)
-                continue
-            value = state_dict[key]
-            if not isinstance(value, EngineTensor):
-                errors.append(f'While copying the parameter named "{key}", expected '
-                              f"torch.Tensor or Tensor-like object from checkpoint but "
-                              f"received {type(value)}")
-                continue
-            if tuple(value.array.shape) != tuple(param.array.shape):
-                from ..._size import Size
-                errors.append(f"size mismatch for {key}: copying a param with shape "
-                              f"{Size(value.array.shape)!r} from checkpoint, the shape in "
-                              f"current model is {Size(param.array.shape)!r}.")
-                continue
-            assign_(param, value)  # a checkpoint loads onto the parameter's device
-        for key in state_dict:
-            if key.startswith(prefix):
-                rest = key[len(prefix):]
-                head = rest.split(".", 1)[0]
-                if head not in self._modules and rest not in local:
-                    unexpected.append(key)
+        def versions(module, module_prefix):
+            if meta is not None:
+                meta[module_prefix[:-1]] = {"version": module._version}
+        return self._collect_state(destination, prefix, keep_vars, versions)
 
     def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        missing: list = []
-        unexpected: list = []
-        errors: list = []
-
-        def load(module, prefix=""):
-            module._load_from_state_dict(state_dict, prefix, missing, unexpected, errors)
-            for name, child in module._modules.items():
-                if child is not None:
-                    load(child, prefix + name + ".")
-
-        load(self)
+        found = self._load_state(state_dict)
+        missing, unexpected = found.missing, found.unexpected
+        errors = [_load_error(key, value, target) for key, value, target in found.mismatched]
         if strict:
             if unexpected:
                 errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
@@ -429,7 +242,7 @@ class Module:
     def __repr__(self) -> str:
         extra = self.extra_repr()
         extra_lines = extra.split("\n") if extra else []
-        child_lines = [f"({key}): " + _addindent(repr(module), 2)
+        child_lines = [f"({key}): " + add_indent(repr(module), 2)
                        for key, module in self._modules.items()]
         lines = extra_lines + child_lines
         main = self._get_name() + "("
@@ -450,23 +263,24 @@ class Module:
 Module.__module__ = "torch.nn.modules.module"
 
 
-class _Handle:
-    _next = 0
+def _check_name(module, role: str, name, store) -> None:
+    if not isinstance(name, str):
+        raise TypeError(f"{role} name should be a string. Got {type(name).__name__}")
+    if hasattr(module, name) and name not in store:
+        raise KeyError(f"attribute '{name}' already exists")
+    if "." in name:
+        tail = f", got: {name}" if role == "module" else ""
+        raise KeyError(f'{role} name can\'t contain "."{tail}')
+    if name == "":
+        raise KeyError(f'{role} name can\'t be empty string ""')
 
-    def __init__(self, store, hook) -> None:
-        _Handle._next += 1
-        self.id = _Handle._next
-        self.store = store
-        store[self.id] = hook
 
-    def remove(self) -> None:
-        self.store.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.remove()
+def _load_error(key: str, value, target) -> str:
+    if not isinstance(value, EngineTensor):
+        return (f'While copying the parameter named "{key}", expected torch.Tensor or '
+                f"Tensor-like object from checkpoint but received {type(value)}")
+    return (f"size mismatch for {key}: copying a param with shape {Size(value.array.shape)!r} "
+            f"from checkpoint, the shape in current model is {Size(target.array.shape)!r}.")
 
 
 def _typename(v) -> str:
@@ -474,29 +288,3 @@ def _typename(v) -> str:
     if isinstance(v, EngineTensor):
         return "torch.FloatTensor" if v.array.dtype.name == "float32" else t.__name__
     return t.__name__
-
-
-def _forget(d: dict, name: str) -> None:
-    """A name re-registered in another role leaves its old role."""
-    d.pop(name, None)
-    for store in ("_parameters", "_buffers", "_modules"):
-        s = d.get(store)
-        if s is not None:
-            s.pop(name, None)
-    nps = d.get("_non_persistent_buffers_set")
-    if nps is not None:
-        nps.discard(name)
-
-
-def _retype(t, np_dtype, dev) -> None:
-    """Cast (floating tensors only) and move ``t`` and its grad in place: the objects stay,
-    their data changes, as torch's ``param.data = fn(param)``."""
-    for x in (t, t.grad):
-        if x is None:
-            continue
-        a = x.array
-        if np_dtype is not None and a.dtype.kind == "f" and a.dtype != np_dtype:
-            a = a.astype(np_dtype)
-        if dev is not None:
-            a = to_device(a, dev)
-        x.array = a

@@ -31,17 +31,7 @@ def default_collate(batch):
 
 def default_convert(data):
     from ... import _creation
-    if is_array(data):
-        return _creation.as_tensor(data)
-    if isinstance(data, tuple) and hasattr(data, "_fields"):
-        return type(data)(*(default_convert(d) for d in data))
-    if isinstance(data, tuple):  # torch turns tuples into lists here
-        return [default_convert(d) for d in data]
-    if isinstance(data, list):
-        return [default_convert(d) for d in data]
-    if isinstance(data, dict):
-        return {k: default_convert(v) for k, v in data.items()}
-    return data
+    return ND.map_nested(data, is_array, _creation.as_tensor, tuples_as_lists=True)
 
 
 class SequentialSampler:
@@ -142,13 +132,7 @@ class DataLoader:
             for x in self.dataset:
                 yield self.collate_fn(x)
             return
-        batch = []
-        for x in self.dataset:
-            batch.append(x)
-            if len(batch) == self.batch_size:
-                yield self.collate_fn(batch)
-                batch = []
-        if batch and not self.drop_last:
+        for batch in ND.group_indices(self.dataset, self.batch_size, self.drop_last):
             yield self.collate_fn(batch)
 
     def __len__(self) -> int:
