@@ -19,12 +19,11 @@ from .elementwise import (
     mul,
     ne,
     pow,
-    scalar_for,
     sign,
     sub,
     where_,
 )
-from .shape import broadcast_to, checked_axis, flip, reshape, transpose, unsqueeze
+from .shape import broadcast_to, checked_axis, reshape, transpose, unsqueeze
 from .testing import with_axis
 
 
@@ -67,13 +66,17 @@ def expand_reduced(g, in_shape, axes, keepdims):
 _SMALL = 4096  # elements: below this a filled copy is cheaper than numpy's broadcast_to
 
 
-def _spread(g, n, axes, keepdims):
-    """The output gradient ``g`` broadcast back over the input's shape."""
-    shape = n.shapes[0]
+def spread(g, shape, axes, keepdims):
+    """The gradient ``g`` of a reduction over ``axes`` broadcast back over the input's
+    ``shape``."""
     if (state.mode & GRAD_OFF or not g.requires_grad) and math.prod(shape) <= _SMALL:
         # (nothing would record the spread of a gradient that requires no grad either)
         return type(g).wrap(_filled(g.array, shape, axes, keepdims))
     return broadcast_to(expand_reduced(g, shape, axes, keepdims), shape)
+
+
+def _spread(g, n, axes, keepdims):
+    return spread(g, n.shapes[0], axes, keepdims)
 
 
 def _with_kept_axes(a, axes, keepdims):
@@ -96,8 +99,8 @@ def _filled(a, shape, axes, keepdims):
     return out
 
 
-def _spread_raw(a, shape, axes, keepdims):
-    """``_spread`` on a bare array (a numpy scalar for a 0-d gradient)."""
+def spread_array(a, shape, axes, keepdims):
+    """``spread`` on a bare array (a numpy scalar for a 0-d gradient)."""
     if math.prod(shape) <= _SMALL:
         return _filled(a, shape, axes, keepdims)
     a = _with_kept_axes(a, axes, keepdims)
@@ -131,17 +134,8 @@ def _float_data(x):
 
 
 # ---------------------------------------------------------------- sum, mean
-def _sum_vjp(n, g):
-    axes, keepdims = n.attrs
-    return (_spread(g, n, axes, keepdims),)
-
-
-def _sum_raw(n, g):
-    axes, keepdims = n.attrs
-    return (_spread_raw(g, n.shapes[0], axes, keepdims),)
-
-
-_sum = defop("sum", _sum_vjp, raw=_sum_raw)
+_sum = defop("sum", rule=lambda np, g, shape, attrs: np.spread(g, shape, *attrs),
+             uses=("shape", "attrs"))
 
 
 _ALL_AXES = tuple(tuple(range(n)) for n in range(65))  # sum()'s axes, by ndim
@@ -170,17 +164,9 @@ def sum(x, axis=None, keepdims=False, dtype=None):
     return record(_sum, out, (x,), attrs=(axes, keepdims))
 
 
-def _mean_vjp(n, g):
-    axes, keepdims, count = n.attrs
-    return (_spread(div(g, count), n, axes, keepdims),)
-
-
-def _mean_raw(n, g):
-    axes, keepdims, count = n.attrs
-    return (_spread_raw(g / scalar_for(float(count), g), n.shapes[0], axes, keepdims),)
-
-
-_mean = defop("mean", _mean_vjp, raw=_mean_raw)
+# (a primitive, not sum / count: frontends show its own node)
+_mean = defop("mean", uses=("shape", "attrs"),
+              rule=lambda np, g, shape, attrs: np.spread(g / attrs[2], shape, *attrs[:2]))
 
 
 def mean(x, axis=None, keepdims=False):
@@ -483,27 +469,11 @@ def logsumexp(x, axis=None, keepdims=False):
     return record(_logsumexp, as_out(out), (x,), (x,), attrs=(axes, keepdims), save_out=True)
 
 
-def _softmax_vjp(n, g):
-    y = n.output()
-    return (mul(y, sub(g, sum(mul(g, y), n.attrs, keepdims=True))),)
-
-
-def _log_softmax_vjp(n, g):
-    return (sub(g, mul(exp(n.output()), sum(g, n.attrs, keepdims=True))),)
-
-
-def _softmax_raw(n, g):
-    y = n.out_data
-    return (y * (g - (g * y).sum(axis=n.attrs, keepdims=True)),)
-
-
-def _log_softmax_raw(n, g):
-    out = n.out_data
-    return (g - MODULES[type(out)].exp(out) * g.sum(axis=n.attrs, keepdims=True),)
-
-
-_softmax = defop("softmax", _softmax_vjp, raw=_softmax_raw)
-_log_softmax = defop("log_softmax", _log_softmax_vjp, raw=_log_softmax_raw)
+# (primitives: fused rules, cheaper than the composites' and as stable)
+_softmax = defop("softmax", uses=("out", "attrs"), rule=lambda np, g, out, axes: out * (
+    g - np.sum(g * out, axes, keepdims=True)))
+_log_softmax = defop("log_softmax", uses=("out", "attrs"), rule=lambda np, g, out, axes: (
+    g - np.exp(out) * np.sum(g, axes, keepdims=True)))
 
 
 def softmax(x, axis=None):
@@ -525,7 +495,8 @@ def log_softmax(x, axis=None):
 
 
 # ---------------------------------------------------------------- cumsum
-_cumsum = defop("cumsum", lambda n, g: (flip(cumsum(flip(g, n.attrs), n.attrs), n.attrs),))
+_cumsum = defop("cumsum", uses="attrs", rule=lambda np, g, axis: np.flip(
+    np.cumsum(np.flip(g, axis), axis), axis))
 
 
 def cumsum(x, axis=None):
