@@ -26,15 +26,16 @@ class OpDef:
     __slots__ = ("name", "vjp", "fresh", "arrays", "rule", "uses")
 
     def __init__(self, name: str, vjp: Callable | None = None, fresh: bool = False,
-                 rule: Callable | tuple | None = None, uses: tuple = ()) -> None:
+                 rule: Callable | tuple | None = None, uses: tuple = (),
+                 same: Callable | None = None) -> None:
         self.name = name
         self.rule = rule
         self.uses = uses
         self.arrays = None
         if rule is not None:
             from .rules import build
-            vjp = build(rule, uses, False)
-            self.arrays = build(rule, uses, True)
+            vjp = build(rule, uses, False, same)
+            self.arrays = build(rule, uses, True, same)
         self.vjp = vjp
         # the rule only reads its incoming gradient and returns new arrays (never the
         # gradient itself or a view of it): the scheduler may then let another input keep
@@ -49,10 +50,14 @@ OPS: dict[str, OpDef] = {}
 
 
 def defop(name: str, vjp: Callable | None = None, fresh: bool = False, *,
-          rule: Callable | tuple | None = None, uses: tuple | str = ()) -> OpDef:
+          rule: Callable | tuple | None = None, uses: tuple | str = (),
+          same: Callable | None = None) -> OpDef:
     """Add an op to the table: its derivative as a ``rule`` on the operands ``uses`` (a
-    tuple, or one name), or as a tensor-only ``vjp(node, g)``."""
-    op = OpDef(name, vjp, fresh, rule, (uses,) if isinstance(uses, str) else tuple(uses))
+    tuple, or one name; see engine.ops.rules), or as a ``vjp(node, g)`` on tensors only.
+    ``same``: a binary op's rule where one tensor is both inputs (one gradient, cheaper
+    than the two rules' sum)."""
+    op = OpDef(name, vjp, fresh, rule, (uses,) if isinstance(uses, str) else tuple(uses),
+               same)
     OPS[name] = op
     return op
 

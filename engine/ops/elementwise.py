@@ -213,7 +213,8 @@ def _pow_y(np, g, x, y, out):
 _add = defop("add", rule=lambda np, g, need: (g, g), uses="need")
 _sub = defop("sub", rule=(lambda np, g: g, lambda np, g: -g))
 _mul = defop("mul", fresh=True, uses=("x", "y"),
-             rule=(lambda np, g, x, y: g * y, lambda np, g, x, y: g * x))
+             rule=(lambda np, g, x, y: g * y, lambda np, g, x, y: g * x),
+             same=lambda np, g, x, y: g * (x + x))  # x * x
 _div = defop("div", fresh=True, uses=("x", "y"),
              rule=(lambda np, g, x, y: g / y, lambda np, g, x, y: -((g * x) / (y * y))))
 _pow = defop("pow", fresh=True, rule=(_pow_x, _pow_y), uses=("x", "y", "out"))

@@ -15,12 +15,8 @@ from .elementwise import (
     as_out,
     cast,
     div,
-    exp,
     mul,
     ne,
-    pow,
-    sign,
-    sub,
     where_,
 )
 from .shape import broadcast_to, checked_axis, reshape, transpose, unsqueeze
@@ -333,25 +329,31 @@ def _dof(shape, axes, correction):
     return builtins.max(0, _count(shape, axes) - correction)
 
 
-def _centered(x, axes):
-    return sub(x, mean(x, axes, keepdims=True))
+def _kept_out(np, out, shape, axes, keepdims):
+    """A reduction's output with the reduced axes back as size-1 dims."""
+    if keepdims or not axes:
+        return out
+    kept = list(shape)
+    for ax in axes:
+        kept[ax] = 1
+    return np.reshape(out, kept)
 
 
-def _var_vjp(n, g):
-    axes, keepdims, dof = n.attrs
+def _var_rule(np, g, x, shape, attrs):
+    axes, keepdims, dof = attrs
     scale = 2.0 / dof if dof else math.inf
-    return (mul(_spread(g, n, axes, keepdims), mul(_centered(n.saved[0], axes), scale)),)
+    return np.spread(g, shape, axes, keepdims) * ((x - np.mean(x, axes, keepdims=True)) * scale)
 
 
-def _std_vjp(n, g):
-    axes, keepdims, dof = n.attrs
-    scale = dof if dof else 0.0
-    return (div(mul(_spread(g, n, axes, keepdims), _centered(n.saved[0], axes)),
-                mul(_kept(n, axes, keepdims), scale)),)
+def _std_rule(np, g, x, out, shape, attrs):
+    axes, keepdims, dof = attrs
+    return (np.spread(g, shape, axes, keepdims) * (x - np.mean(x, axes, keepdims=True))) / (
+        _kept_out(np, out, shape, axes, keepdims) * (dof if dof else 0.0))
 
 
-_var = defop("var", _var_vjp)
-_std = defop("std", _std_vjp)
+# (primitives, not composites of mean and sqrt: frontends show their own nodes)
+_var = defop("var", rule=_var_rule, uses=("x", "shape", "attrs"))
+_std = defop("std", rule=_std_rule, uses=("x", "out", "shape", "attrs"))
 
 
 def _variance(x, op, axis, correction, keepdims):
@@ -378,30 +380,27 @@ def std(x, axis=None, correction=1, keepdims=False):
 
 
 # ---------------------------------------------------------------- vector norms
-def _norm2_vjp(n, g):
+def _norm2_rule(np, g, x, out, shape, attrs):
     # x / |x|, with 0 (not nan) where the whole slice is zero, as torch gives
-    axes, keepdims, _ = n.attrs
-    x = n.saved[0]
-    out = _kept(n, axes, keepdims)
-    safe = where_(out.array == 0, 1.0, out)
-    return (mul(_spread(g, n, axes, keepdims), div(x, safe)),)
+    axes, keepdims, _ = attrs
+    out = _kept_out(np, out, shape, axes, keepdims)
+    safe = np.where(np.equal(out, 0.0), 1.0, out)
+    return np.spread(g, shape, axes, keepdims) * (x / safe)
 
 
-def _normp_vjp(n, g):
+def _normp_rule(np, g, x, out, shape, attrs):
     # sign(x) |x|^(p-1) / |x|_p^(p-1), again 0 where the slice is zero
-    axes, keepdims, p = n.attrs
-    x = n.saved[0]
-    out = _kept(n, axes, keepdims)
-    safe = where_(out.array == 0, 1.0, out)
-    mag = abs(x)
+    axes, keepdims, p = attrs
+    out = _kept_out(np, out, shape, axes, keepdims)
+    safe = np.where(np.equal(out, 0.0), 1.0, out)
+    mag = np.abs(x)
     if p < 1:
-        mag = where_(x.array == 0, 1.0, mag)
-    local = mul(sign(x), pow(div(mag, safe), p - 1))
-    return (mul(_spread(g, n, axes, keepdims), local),)
+        mag = np.where(np.equal(x, 0.0), 1.0, mag)
+    return np.spread(g, shape, axes, keepdims) * (np.sign(x) * np.power(mag / safe, p - 1))
 
 
-_norm2 = defop("norm2", _norm2_vjp)
-_normp = defop("normp", _normp_vjp)
+_norm2 = defop("norm2", rule=_norm2_rule, uses=("x", "out", "shape", "attrs"))
+_normp = defop("normp", rule=_normp_rule, uses=("x", "out", "shape", "attrs"))
 
 
 def norm(x, ord=2, axis=None, keepdims=False):
@@ -447,13 +446,10 @@ def _shifted(a, axes):
     return a - m, m
 
 
-def _logsumexp_vjp(n, g):
-    axes, keepdims = n.attrs
-    x = n.saved[0]
-    return (mul(_spread(g, n, axes, keepdims), exp(sub(x, _kept(n, axes, keepdims)))),)
-
-
-_logsumexp = defop("logsumexp", _logsumexp_vjp)
+# (a primitive: the composite log(sum(exp(x))) overflows)
+_logsumexp = defop("logsumexp", uses=("x", "out", "shape", "attrs"), rule=lambda np, g, x, out,
+                   shape, attrs: np.spread(g, shape, *attrs) * np.exp(
+                       x - _kept_out(np, out, shape, *attrs)))
 
 
 def logsumexp(x, axis=None, keepdims=False):

@@ -132,8 +132,9 @@ def _tensors_extra() -> dict:
             "sinh": E.sinh, "cosh": E.cosh, "sign": E.sign, "abs": E.abs,
             "maximum": E.maximum, "minimum": E.minimum, "equal": E.eq, "greater": E.gt,
             "greater_equal": E.ge, "less_equal": E.le, "logical_and": E.logical_and,
-            "floor_divide": E.floor_divide, "mean": R.mean, "matmul": L.matmul, "broadcast_to": S.broadcast_to, "flip": S.flip,
-            "cumsum": R.cumsum, "where": E.where_, "reshape": S.reshape,
+            "floor_divide": E.floor_divide, "mean": R.mean, "matmul": L.matmul,
+            "broadcast_to": S.broadcast_to, "flip": S.flip, "cumsum": R.cumsum,
+            "where": E.where_, "reshape": S.reshape,
             "transpose": S.transpose, "swapaxes": S.swapaxes, "sum": R.sum,
             "sum_to": S.sum_to, "spread": R.spread, "narrow": S.narrow,
             "unnarrow": S.unnarrow, "index_add": I.index_add,
@@ -148,20 +149,10 @@ _DECLINE = object()
 
 
 def _operand(v, g):
-    """A saved operand for the fast backward: a tensor's array, or _DECLINE when it is a
-    float array of another dtype than ``g``, or an int array, or on another array type
-    (the recording form then promotes, or moves a host scalar that joined a device op);
-    a Python number as the forward's constant of g's dtype."""
-    if isinstance(v, Tensor):
-        a = v.array
-        dt = a.dtype
-        gt = g.dtype
-        if dt is not gt and dt != gt and dt.kind != "b":
-            return _DECLINE
-        ta, tg = type(a), type(g)
-        if ta is tg or (ta is ndarray and tg not in ARRAY_TYPES):
-            return a  # (g may be a numpy scalar: a 0-d host gradient)
-        return _DECLINE
+    """A saved operand for the fast backward: a Python number as the forward's constant of
+    g's dtype; a tensor's array, or _DECLINE when it is a float array of another dtype
+    than ``g``, an int array, or on another array type (the recording form then
+    promotes, or moves a host scalar that joined a device op)."""
     tv = type(v)
     if tv is float or tv is int:
         tg = type(g)
@@ -170,7 +161,36 @@ def _operand(v, g):
             if table is not None:
                 c = table.get(v)
                 return c if c is not None else const(table, float(v), g.dtype)
-    return v
+        return v
+    if v is None or not isinstance(v, Tensor):
+        return v
+    a = v.array
+    dt = a.dtype
+    gt = g.dtype
+    if dt is not gt and dt != gt and dt.kind != "b":
+        return _DECLINE
+    ta, tg = type(a), type(g)
+    if ta is tg or (ta is ndarray and tg not in ARRAY_TYPES):
+        return a  # (g may be a numpy scalar: a 0-d host gradient)
+    return _DECLINE
+
+
+def _fast(v, g):
+    """``_operand(v, g)``, with its common cases first: a tensor of g's array type and
+    dtype, a Python float beside a numpy array of a dtype with constants, None."""
+    if isinstance(v, Tensor):
+        a = v.array
+        if type(a) is type(g) and a.dtype is g.dtype:
+            return a
+    elif type(v) is float and type(g) is ndarray:
+        table = CONSTS.get(g.dtype)
+        if table is not None:
+            c = table.get(v)
+            if c is not None:
+                return c
+    elif v is None:
+        return None
+    return _operand(v, g)
 
 
 def _getter(code: str, arrays: bool):
@@ -194,16 +214,31 @@ def _getter(code: str, arrays: bool):
 
 
 def _fetcher(uses: tuple, arrays: bool):
-    """``fetch(n, g)``: the operands as a tuple (None: the fast backward declines)."""
-    getters = tuple(_getter(u, arrays) for u in uses)
-    if not arrays:
-        if not uses:
+    """``fetch(n, g)``: the operands as a tuple (None: the fast backward declines).  The
+    common cases are spelled out: this runs once per node of every backward."""
+    gets = [_getter(u, arrays) for u in uses]
+    if not (arrays and any(u in ("x", "y", "z") for u in uses)):  # nothing to decline
+        if not gets:
             return lambda n, g: ()
-        return lambda n, g: tuple(get(n, g) for get in getters)
+        if len(gets) == 1:
+            a, = gets
+            return lambda n, g: (a(n, g),)
+        if len(gets) == 2:
+            a, b = gets
+            return lambda n, g: (a(n, g), b(n, g))
+        return lambda n, g: tuple(get(n, g) for get in gets)
+    if uses == ("x", "y"):
+        def fetch(n, g):
+            x, y = n.saved
+            a, b = _operand(x, g), _operand(y, g)
+            if a is _DECLINE or b is _DECLINE:
+                return None
+            return a, b
+        return fetch
 
     def fetch(n, g):
         out = []
-        for get in getters:
+        for get in gets:
             v = get(n, g)
             if v is _DECLINE:
                 return None
@@ -212,31 +247,18 @@ def _fetcher(uses: tuple, arrays: bool):
     return fetch
 
 
-def build(rule, uses: tuple, arrays: bool):
+def build(rule, uses: tuple, arrays: bool, same=None):
     """The node-level form of ``rule`` for one backward: ``run(n, g)`` gives one gradient
-    per input (arrays: None as a whole where an operand makes it decline).  The common
-    shapes of rule are spelled out: this runs once per node of every backward."""
+    per input (on arrays: None as a whole where an operand makes the rule decline).
+    ``same``: a binary op's rule for one tensor as both inputs (x * x), whose gradient goes
+    to the first."""
     per_input = type(rule) is tuple
     multi = "need" in uses  # (such a rule gives a gradient per input itself)
+    if arrays:
+        run = _array_fast_path(rule, uses, per_input, multi, same)
+        if run is not None:
+            return run
     spaces = ARRAYS
-    if arrays and not per_input and not multi and len(uses) <= 1:
-        if not uses:
-            def run(n, g):
-                return (rule(spaces[type(g)], g),)
-        elif uses[0] in ("x", "y", "z"):
-            i = "xyz".index(uses[0])
-
-            def run(n, g):
-                a = _operand(n.saved[i], g)
-                if a is _DECLINE:
-                    return None
-                return (rule(spaces[type(g)], g, a),)
-        else:
-            get = _getter(uses[0], True)
-
-            def run(n, g):
-                return (rule(spaces[type(g)], g, get(n, g)),)
-        return run
     fetch = _fetcher(uses, arrays)
     if per_input and len(rule) == 2:
         r0, r1 = rule
@@ -247,6 +269,8 @@ def build(rule, uses: tuple, arrays: bool):
                 return None
             np = spaces[type(g)] if arrays else TENSORS
             p = n.parents
+            if same is not None and p[0] is p[1] and n.saved[0] is n.saved[1]:
+                return same(np, g, *args), None
             return (r0(np, g, *args) if p[0] is not None and r0 is not None else None,
                     r1(np, g, *args) if p[1] is not None and r1 is not None else None)
     elif per_input:
@@ -257,11 +281,71 @@ def build(rule, uses: tuple, arrays: bool):
             np = spaces[type(g)] if arrays else TENSORS
             return tuple(r(np, g, *args) if p is not None and r is not None else None
                          for r, p in zip(rule, n.parents))
+    elif multi:
+        def run(n, g):
+            args = fetch(n, g)
+            if args is None:
+                return None
+            return rule(spaces[type(g)] if arrays else TENSORS, g, *args)
     else:
         def run(n, g):
             args = fetch(n, g)
             if args is None:
                 return None
-            r = rule(spaces[type(g)] if arrays else TENSORS, g, *args)
-            return r if multi else (r,)
+            return (rule(spaces[type(g)] if arrays else TENSORS, g, *args),)
     return run
+
+
+# the operands that need no check on arrays, as expressions of the node ``n``
+_EXPRESSIONS = {"out": "n.out_data", "attrs": "n.attrs", "shape": "n.shapes[0]",
+                "need": "n.parents"}
+
+
+def _array_fast_path(rule, uses, per_input, multi, same):
+    """``run`` on arrays for the most common kinds of rule, spelled out (this runs once
+    per node of every backward), or None."""
+    spaces = ARRAYS
+    if not per_input and not multi and uses == ("x",):
+        def run(n, g):  # a unary rule on its input
+            v = n.saved[0]
+            a = v.array if isinstance(v, Tensor) else v
+            if type(a) is not type(g) or a.dtype is not g.dtype:
+                a = _operand(v, g)
+                if a is _DECLINE:
+                    return None
+            return (rule(spaces[type(g)], g, a),)
+        return run
+    if not per_input and all(u in _EXPRESSIONS for u in uses):
+        # nothing to decline: the rule's call on the node's fields, as one expression
+        call = f"rule(spaces[type(g)], g{''.join(', ' + _EXPRESSIONS[u] for u in uses)})"
+        scope = {"rule": rule, "spaces": spaces}
+        exec(f"def run(n, g):\n    return {call if multi else '(' + call + ',)'}", scope)
+        return scope["run"]
+    if per_input and len(rule) == 2 and not uses:
+        r0, r1 = rule
+
+        def run(n, g):
+            np = spaces[type(g)]
+            p = n.parents
+            return (r0(np, g) if p[0] is not None else None,
+                    r1(np, g) if p[1] is not None else None)
+        return run
+    if per_input and len(rule) == 2 and uses == ("x", "y"):
+        r0, r1 = rule
+
+        def run(n, g):  # a binary rule on its operands
+            x, y = n.saved
+            a, b = _fast(x, g), _fast(y, g)
+            if a is _DECLINE or b is _DECLINE:
+                return None
+            np = spaces[type(g)]
+            p = n.parents
+            if p[0] is not None:
+                if p[1] is None:
+                    return r0(np, g, a, b), None
+                if same is not None and p[0] is p[1] and x is y:
+                    return same(np, g, a, b), None
+                return r0(np, g, a, b), r1(np, g, a, b)
+            return None, r1(np, g, a, b)
+        return run
+    return None
