@@ -334,3 +334,20 @@ def test_every_node_is_made_after_the_nodes_of_its_inputs():
                 assert p.seq < n.seq, (p.name, n.name)
     (gx2,) = torch.autograd.grad(gx.sum(), x)  # and grad() walks the second-order graph
     assert np.isfinite(gx2.numpy()).all()
+
+
+def test_the_two_namespaces_of_the_rules_have_the_same_names():
+    """A rule runs over either namespace (engine.ops.rules): each name it may use is in
+    both, numpy's functions on arrays and the engine's ops on tensors."""
+    from janusgrad.ops.rules import ARRAYS, TENSORS
+
+    TENSORS.add  # noqa: B018  (fills the namespace)
+    assert set(ARRAYS[np.ndarray].__dict__) - {"module"} == set(TENSORS.__dict__)
+
+
+def test_every_rule_runs_on_arrays_and_on_tensors():
+    from janusgrad import OPS
+
+    for op in OPS.values():
+        if op.rule is not None:
+            assert op.arrays is not None and op.vjp is not None, op.name

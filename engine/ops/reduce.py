@@ -240,17 +240,16 @@ def prod(x, axis=None, keepdims=False):
 
 
 # ---------------------------------------------------------------- amax, amin, argmax, argmin
-def _extreme_vjp(n, g):
+def _extreme_rule(np, g, x, out, shape, attrs):
     # the gradient is shared evenly among the elements equal to the extreme, as in torch
-    axes, keepdims = n.attrs
-    x = n.saved[0]
-    hit = x.array == _kept(n, axes, keepdims).array
-    share = (hit / hit.sum(axis=axes, keepdims=True)).astype(x.array.dtype)
-    return (mul(_spread(g, n, axes, keepdims), type(x).wrap(share)),)
+    axes, keepdims = attrs
+    hit = np.equal(x, _kept_out(np, out, shape, axes, keepdims))
+    return np.where(hit, np.spread(g, shape, axes, keepdims), 0.0) / np.sum(
+        hit, axes, keepdims=True)
 
 
-_amax = defop("amax", _extreme_vjp)
-_amin = defop("amin", _extreme_vjp)
+_amax = defop("amax", rule=_extreme_rule, uses=("x", "out", "shape", "attrs"))
+_amin = defop("amin", rule=_extreme_rule, uses=("x", "out", "shape", "attrs"))
 
 
 def _extreme(opdef, x, axis, keepdims):
