@@ -201,7 +201,9 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float
 # Rules (engine.ops.rules): ``np`` is the array module or the engine's ops under numpy's
 # names; x, y the saved operands (tensors, arrays or numbers), out the output.
 def _pow_x(np, g, x, y, out):
-    if type(y) in (int, float) and y == 0:  # x**0 is constant: 0 also at x = 0 (not 0*inf)
+    # x**0 is constant: 0 also at x = 0 (not 0 * inf).  (A number exponent stays a number
+    # here on arrays too when it is zero: the constants leave zero out.)
+    if type(y) in (int, float) and y == 0:
         return g * 0.0
     return g * (np.power(x, y - 1.0) * y)
 
