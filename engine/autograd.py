@@ -14,9 +14,10 @@ whose own inputs are not requested is not expanded.  Under anomaly detection
 each rule's output is checked for NaN and a failure shows the forward stack.
 
 A backward that records nothing (no create_graph, no anomaly mode) passes bare arrays
-instead of tensors: each op's ``raw`` rule where it has one (the same arithmetic as its tensor
-rule, without a Tensor per gradient and a dispatch per VJP op), else its tensor rule on a
-tensor around the array.  create_graph passes tensors, so that the rules are recorded.
+instead of tensors: each op's rule runs in the array namespace (``OpDef.arrays``: no Tensor
+per gradient, no dispatch per op of the rule) where it has one and does not decline, else
+in the engine's (``OpDef.vjp``) on a tensor around the array.  create_graph passes tensors,
+so that the rules are recorded.
 """
 from __future__ import annotations
 
@@ -145,8 +146,8 @@ def _apply(n, g, create_graph):
 
 
 def _apply_arrays(n, g, create_graph):
-    """``_apply`` with bare arrays for gradients: the op's ``raw`` rule where it has one,
-    else its rule on a tensor around ``g`` (hooks, too, see tensors)."""
+    """``_apply`` with bare arrays for gradients: the op's rule on arrays where it has that
+    form, else its rule on a tensor around ``g`` (hooks, too, see tensors)."""
     if n.hooks is not None and n.hooks.pre:
         from .hooks import run_pre
         g = run_pre(n.hooks, n.out_cls.wrap(_arr(g)), False).array
@@ -154,22 +155,17 @@ def _apply_arrays(n, g, create_graph):
     if type(op) is OpDef:
         if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None):
             check_versions(n)
-        raw = op.raw
-        if raw is not None:
-            grads = raw(n, g)
+        run = op.arrays
+        if run is not None:
+            grads = run(n, g)
             if grads is not None:
                 return g, grads
     return g, _tensor_rule(n, g)
 
 
 def _tensor_rule(n, g) -> list:
-    """The node's tensor rule run on an array gradient: array gradients back."""
+    """The node's rule on tensors run on an array gradient: array gradients back."""
     return [None if t is None else t.array for t in n.op.vjp(n, n.out_cls.wrap(_arr(g)))]
-
-
-# Gradients travel as bare arrays through a backward that records nothing (a test switches
-# this off to hold every raw rule to its tensor rule).
-ARRAYS = True
 
 
 def _plus_arrays(a, b):
@@ -204,7 +200,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     watch = anomaly.enabled
     # Bare arrays unless the backward is itself recorded, checked for NaN, or seeded with a
     # graph tensor (which must reach a root leaf's .grad as itself).
-    arrays = ARRAYS and not create_graph and not watch and _plain(seeds)
+    arrays = not create_graph and not watch and _plain(seeds)
     if arrays:
         apply, plus, into, cast, reduce_to = (_apply_arrays, _plus_arrays, _add_into,
                                               _astype, sum_to_array)
@@ -274,12 +270,12 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
             op = n.op
             if g is None:
                 grads = None
-            elif arrays and n.hooks is None and type(op) is OpDef and op.raw is not None:
+            elif arrays and n.hooks is None and type(op) is OpDef and op.arrays is not None:
                 # _apply_arrays' common case, inline
                 if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None):
                     check_versions(n)
-                grads = op.raw(n, g)
-                if grads is None:  # the raw rule declined
+                grads = op.arrays(n, g)
+                if grads is None:  # the rule declined bare arrays
                     grads = _tensor_rule(n, g)
             elif watch:
                 g, grads = _apply_watched(n, g, create_graph)
@@ -366,7 +362,7 @@ def _plain(seeds) -> bool:
 
 
 def _arr(g):
-    """A gradient as an array: numpy makes scalars of 0-d results, which raw rules keep
+    """A gradient as an array: numpy makes scalars of 0-d results, which rules on arrays keep
     (cheaper) until a tensor needs the array or a sum is added into."""
     return g if type(g) is ndarray else as_array(g)
 

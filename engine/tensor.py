@@ -1,4 +1,5 @@
-"""Tensor and Node: the data structures of the graph, with no math in them."""
+"""Tensor and Node: the data structures of the graph, with no math in them (the
+arithmetic operators are bound to engine ops by engine.ops.elementwise)."""
 from __future__ import annotations
 
 import itertools

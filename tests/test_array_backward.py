@@ -1,14 +1,15 @@
-"""A backward that records nothing runs on bare arrays (ops' raw rules); the same backward on
-tensors (every op's tensor rule) is the reference.  Random small graphs (shared inputs,
-diamonds, broadcasting, pass-through rules, hooks, accumulation over two backward passes)
-must give the same bits on both paths, and leave no two leaves sharing a gradient array."""
+"""A backward that records nothing runs ops' rules on bare arrays; the recording backward
+(create_graph: every rule runs on tensors) is the reference for the scheduler's work on
+arrays.  Random small graphs (shared inputs, diamonds, broadcasting, pass-through rules,
+hooks, accumulation over two backward passes) must give the same bits on both paths, and
+leave no two leaves sharing a gradient array."""
 from __future__ import annotations
 
 import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from janusgrad import Tensor, autograd
+from janusgrad import Tensor
 from janusgrad.autograd import backward
 from janusgrad.hooks import register_hook
 from janusgrad.mode import no_grad
@@ -70,7 +71,7 @@ def _values():
     return [rng.standard_normal((2, 3)), rng.standard_normal((2, 3)), rng.standard_normal(3)]
 
 
-def _run(program):
+def _run(program, create_graph=False):
     steps, hooked, outputs, twice = program
     leaves = [Tensor(a.copy(), requires_grad=True) for a in _values()]
     vals = list(leaves)
@@ -85,9 +86,9 @@ def _run(program):
     loss = R.sum(E.mul(vals[outputs[0]], 1.0))
     for i in outputs[1:]:
         loss = E.add(loss, R.sum(E.tanh(vals[i])))
-    backward([loss], [None], retain_graph=twice)
+    backward([loss], [None], retain_graph=twice or create_graph, create_graph=create_graph)
     if twice:  # a second pass accumulates into the leaves' grads
-        backward([loss], [None])
+        backward([loss], [None], create_graph=create_graph)
     return leaves
 
 
@@ -105,14 +106,8 @@ def _full(t):
 @example(([("u", 14, 0), ("b", 0, 3, 1)], {3}, [4], False))  # clone passes g on, hooked
 @example(([("b", 0, 2, 2)], set(), [3], True))  # a broadcast row added to itself, twice
 def test_random_graphs_give_the_same_bits_on_arrays_and_on_tensors(program):
-    saved = autograd.ARRAYS
-    try:
-        autograd.ARRAYS = True
-        raw = _run(program)
-        autograd.ARRAYS = False
-        want = _run(program)
-    finally:
-        autograd.ARRAYS = saved
+    raw = _run(program)
+    want = _run(program, create_graph=True)
     arrays = [t.grad.array for t in raw if t.grad is not None]
     for g, w in zip(raw, want):
         assert (g.grad is None) == (w.grad is None)

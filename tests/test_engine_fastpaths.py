@@ -3,8 +3,8 @@
 - the scheduler adds further gradients for one input into a sum it made itself;
 - an update under no_grad (an optimiser step) is written straight into the array;
 - the implicit seed of a 0-d loss is made without numpy's ones_like;
-- a backward that records nothing runs on bare arrays (ops' raw rules), and a raw rule
-  hands an operand pair it cannot promote exactly to the tensor rule;
+- a backward that records nothing runs ops' rules on bare arrays, and a rule hands an
+  operand pair it cannot promote exactly to its run on tensors (the recording backward's);
 - x * c and x / c keep only c; version checks are skipped for nodes made after the last
   in-place change anywhere;
 - ops return before recording under no_grad and in inference mode, and mark inference
@@ -18,7 +18,7 @@ import weakref
 import numpy as np
 import pytest
 
-from janusgrad import Tensor, autograd
+from janusgrad import Tensor
 from janusgrad.autograd import backward
 from janusgrad.inplace import update
 from janusgrad.mode import no_grad
@@ -161,19 +161,19 @@ def test_a_rule_marked_fresh_never_returns_its_incoming_gradient_or_a_view(spec)
     for r in node.op.vjp(node, g):
         if r is not None:
             assert r is not g and not np.shares_memory(r.array, g.array), node.op.name
-    if node.op.raw is not None:  # the same for the rule on bare arrays
-        for r in node.op.raw(node, g.array) or ():
+    if node.op.arrays is not None:  # the same for the rule on bare arrays
+        for r in node.op.arrays(node, g.array) or ():
             if r is not None:
                 assert r is not g.array and not np.shares_memory(r, g.array), node.op.name
 
 
-def _grads_both_ways(monkeypatch, make):
-    """The leaves' gradients of ``make()`` (leaves, loss) on bare arrays and on tensors."""
+def _grads_both_ways(make):
+    """The leaves' gradients of ``make()`` (leaves, loss) from the backward on bare arrays
+    and from the recording one (create_graph: every rule runs on tensors)."""
     out = []
-    for arrays in (True, False):
-        monkeypatch.setattr(autograd, "ARRAYS", arrays)
+    for create_graph in (False, True):
         leaves, loss = make()
-        backward([loss], [None])
+        backward([loss], [None], create_graph=create_graph)
         out.append([t.grad for t in leaves])
     return out
 
@@ -181,9 +181,9 @@ def _grads_both_ways(monkeypatch, make):
 @pytest.mark.parametrize("case", ["f32*f64", "int*f32", "f32/int", "f64**f32", "f32@f64",
                                   "f32**2.5", "f32**2", "f32**0", "2.0**f32",
                                   "max ties", "min ties with a float", "max f32,f64"])
-def test_raw_rules_give_tensor_rule_bits_on_mixed_and_number_operands(monkeypatch, case):
-    """Mixed dtypes: the raw rule declines (the tensor rule promotes); Python numbers: the
-    raw rule runs, with the forward's cached constants."""
+def test_rules_on_arrays_give_the_tensor_bits_on_mixed_and_number_operands(case):
+    """Mixed dtypes: the rule declines bare arrays (on tensors the engine promotes); Python
+    numbers: it runs on arrays, with the forward's cached constants."""
     rng = np.random.default_rng(0)
     a32 = rng.standard_normal((3, 3)).astype(np.float32) + 2
     a64 = np.abs(rng.standard_normal((3, 3))) + 1
@@ -204,7 +204,7 @@ def test_raw_rules_give_tensor_rule_bits_on_mixed_and_number_operands(monkeypatc
                "max f32,f64": lambda: E.maximum(p, q)}[case]()
         return (p, q, r), R.sum(E.mul(out, out))
 
-    raw, tensors = _grads_both_ways(monkeypatch, make)
+    raw, tensors = _grads_both_ways(make)
     for g, w in zip(raw, tensors):
         assert (g is None) == (w is None)
         if g is not None:
@@ -212,7 +212,7 @@ def test_raw_rules_give_tensor_rule_bits_on_mixed_and_number_operands(monkeypatc
             np.testing.assert_array_equal(g.array, w.array)
 
 
-def test_hooks_and_retained_grads_see_tensors_on_the_array_path(monkeypatch):
+def test_hooks_and_retained_grads_see_tensors_on_the_array_path():
     from janusgrad.hooks import register_hook, retain_grad
 
     def make():
@@ -223,7 +223,7 @@ def test_hooks_and_retained_grads_see_tensors_on_the_array_path(monkeypatch):
         make.h = h
         return (x,), R.sum(E.tanh(h))
 
-    (raw,), (tensors,) = _grads_both_ways(monkeypatch, make)
+    (raw,), (tensors,) = _grads_both_ways(make)
     np.testing.assert_array_equal(raw.array, tensors.array)
     assert isinstance(make.h.grad, Tensor)
 
@@ -334,3 +334,20 @@ def test_every_node_is_made_after_the_nodes_of_its_inputs():
                 assert p.seq < n.seq, (p.name, n.name)
     (gx2,) = torch.autograd.grad(gx.sum(), x)  # and grad() walks the second-order graph
     assert np.isfinite(gx2.numpy()).all()
+
+
+def test_the_two_namespaces_of_the_rules_have_the_same_names():
+    """A rule runs over either namespace (engine.ops.rules): each name it may use is in
+    both, numpy's functions on arrays and the engine's ops on tensors."""
+    from janusgrad.ops.rules import ARRAYS, TENSORS
+
+    TENSORS.add  # noqa: B018  (fills the namespace)
+    assert set(ARRAYS[np.ndarray].__dict__) - {"module"} == set(TENSORS.__dict__)
+
+
+def test_every_rule_runs_on_arrays_and_on_tensors():
+    from janusgrad import OPS
+
+    for op in OPS.values():
+        if op.rule is not None:
+            assert op.arrays is not None and op.vjp is not None, op.name

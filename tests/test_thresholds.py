@@ -6,7 +6,7 @@ each threshold and compare against numpy.
 The thresholds (module-level, read at call time so a test can lower them):
 
 - ``janusgrad.ops.reduce._SMALL`` (4096 elements): a reduction's gradient is spread back
-  by a filled copy at or below it, by ``broadcast_to`` above it (recording and raw rules);
+  by a filled copy at or below it, by ``broadcast_to`` above it (the array and the recording backward);
 - ``janusgrad.ops.elementwise._BRANCHY`` (2048 elements): ``where(c, x, 0.0)`` (relu's,
   clamp's and where's gradients) takes the bit mask from it on, for float32/float64 only;
 - ``janusgrad.ops.elementwise`` constants cache (4096 values per dtype, then cleared;
@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from janusgrad import SPECS, Tensor, autograd, backend
+from janusgrad import SPECS, Tensor, backend
 from janusgrad.autograd import run_backward
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import reduce as R
@@ -64,7 +64,7 @@ def test_first_order_gradient_with_thresholds_lowered(spec, lowered):
 
 
 @pytest.mark.parametrize("spec", DIFF, ids=[s.name for s in DIFF])
-def test_raw_and_tensor_rules_agree_with_thresholds_lowered(spec, lowered, monkeypatch):
+def test_array_and_recording_backwards_agree_with_thresholds_lowered(spec, lowered):
     @settings(max_examples=8)
     @given(_draw_case(spec))
     def run(case):
@@ -72,10 +72,9 @@ def test_raw_and_tensor_rules_agree_with_thresholds_lowered(spec, lowered, monke
         out = spec.fn(*[Tensor(a) for a in arrays], **kwargs).array
         u = np.random.default_rng(seed).standard_normal(np.shape(out))
         grad_args = _grad_args(spec, arrays)
-        _, _, got = vjp(spec.fn, arrays, kwargs, grad_args, u)
-        with monkeypatch.context() as m:
-            m.setattr(autograd, "ARRAYS", False)
-            _, _, want = vjp(spec.fn, arrays, kwargs, grad_args, u)
+        _, _, got = vjp(spec.fn, arrays, kwargs, grad_args, u)  # rules on bare arrays
+        # create_graph: the same rules on tensors, recorded
+        _, _, want = vjp(spec.fn, arrays, kwargs, grad_args, u, create_graph=True)
         for g, w in zip(got, want):
             assert (g is None) == (w is None)
             if g is not None:

@@ -158,8 +158,8 @@ def lgamma_array(a):
 def _erf_array(a):
     return as_array(erf_array(a), a.dtype)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
-_erf = defop("erf", lambda n, g: (
-    E.mul(g, E.mul(_TWO_OVER_SQRT_PI, E.exp(E.neg(E.square(n.saved[0]))))),))
+_erf = defop("erf", rule=lambda np, g, x: g * (np.exp(-np.square(x)) * _TWO_OVER_SQRT_PI),
+             uses="x", fresh=True)
 
 
 def erf(x):

@@ -12,23 +12,31 @@ from typing import Any
 
 
 class OpDef:
-    """A recorded op: its neutral name and its vector-Jacobian product.
+    """A recorded op: its neutral name and its derivative.
 
-    ``vjp(node, g)`` returns one gradient (a Tensor or None) per input of the
-    op, written with engine ops so that it can itself be recorded.
-    ``vjp`` None marks the op as not differentiable: no node is recorded.
+    ``rule`` (engine.ops.rules) is the derivative written once over an array namespace;
+    from it come ``vjp(node, g)``, its recording form (one gradient, a Tensor or None, per
+    input, made with engine ops so that it can itself be recorded), and ``arrays(node,
+    g)``, its form on bare arrays for a backward that records nothing (None as a whole
+    where it declines: the scheduler then runs ``vjp``).  An op without a ``rule`` gives
+    ``vjp`` itself and has no ``arrays``.  ``vjp`` None marks the op as not
+    differentiable: no node is recorded.
     """
 
-    __slots__ = ("name", "vjp", "fresh", "raw")
+    __slots__ = ("name", "vjp", "fresh", "arrays", "rule", "uses")
 
-    def __init__(self, name: str, vjp: Callable | None, fresh: bool = False,
-                 raw: Callable | None = None) -> None:
+    def __init__(self, name: str, vjp: Callable | None = None, fresh: bool = False,
+                 rule: Callable | tuple | None = None, uses: tuple = (),
+                 same: Callable | None = None) -> None:
         self.name = name
+        self.rule = rule
+        self.uses = uses
+        self.arrays = None
+        if rule is not None:
+            from .rules import build
+            vjp = build(rule, uses, False, same)
+            self.arrays = build(rule, uses, True, same)
         self.vjp = vjp
-        # the same rule on bare arrays, for a backward that records nothing (no Tensor per
-        # gradient, no dispatch per VJP op): ``raw(node, g)`` returns one array (or None)
-        # per input, or None as a whole to hand this call to ``vjp``
-        self.raw = raw
         # the rule only reads its incoming gradient and returns new arrays (never the
         # gradient itself or a view of it): the scheduler may then let another input keep
         # that same gradient object instead of copying it
@@ -41,9 +49,15 @@ class OpDef:
 OPS: dict[str, OpDef] = {}
 
 
-def defop(name: str, vjp: Callable | None = None, fresh: bool = False,
-          raw: Callable | None = None) -> OpDef:
-    op = OpDef(name, vjp, fresh, raw)
+def defop(name: str, vjp: Callable | None = None, fresh: bool = False, *,
+          rule: Callable | tuple | None = None, uses: tuple | str = (),
+          same: Callable | None = None) -> OpDef:
+    """Add an op to the table: its derivative as a ``rule`` on the operands ``uses`` (a
+    tuple, or one name; see engine.ops.rules), or as a ``vjp(node, g)`` on tensors only.
+    ``same``: a binary op's rule where one tensor is both inputs (one gradient, cheaper
+    than the two rules' sum)."""
+    op = OpDef(name, vjp, fresh, rule, (uses,) if isinstance(uses, str) else tuple(uses),
+               same)
     OPS[name] = op
     return op
 

@@ -25,6 +25,8 @@ from ..dtypes import DIM, SCALAR, ZERO_DIM, PromotionError, result_type, scalar_
 from ..mode import INFERENCE_ON, state
 from ..tensor import Tensor, record, unrecorded
 from . import check_same_device, defop, spec
+from .rules import CONSTS
+from .rules import const as _const
 from .testing import binary, unary
 
 as_out = as_array  # numpy returns scalars for 0-d operands; keep everything an array
@@ -78,25 +80,8 @@ def broadcast_failure(cls, a, b):
 
 # Tensor classes seen so far: a set lookup on type(x) is cheaper than isinstance chains.
 _TENSOR_TYPES: set = set()
-# Python floats as ready 0-d arrays of the tensor's float dtype, per dtype.  numpy casts a
-# Python float operand to the array's dtype anyway (NEP 50), so the result is bit for bit
-# the same; the ready array skips that conversion on every call (about a third of a small
-# op's ufunc time).  Zero is left out (0.0 and -0.0 are one dict key), and so are values a
-# float32 cannot hold.
-_CONSTS: dict = {float32: {}, float64: {}}
-_CONST_LIMIT = 3.0e38
-
-
-def _const(table, v, dt):
-    """``v`` as a 0-d array of ``dt`` from ``table`` (``v`` itself where that is unsafe)."""
-    if v == 0.0 or not -_CONST_LIMIT < v < _CONST_LIMIT:  # also NaN
-        return v
-    if len(table) > 4096:
-        table.clear()
-    z = host.array(v, dt)  # host-ok: constants for numpy arrays only (the fast path)
-    z.flags.writeable = False
-    table[v] = z
-    return z
+# Python floats as ready 0-d arrays of the tensor's float dtype (engine.ops.rules)
+_CONSTS = CONSTS
 
 
 def kernel(name: str):
@@ -212,151 +197,32 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float
     return op
 
 
-def _need(n, i) -> bool:
-    return n.parents[i] is not None
-
-
-# ---------------------------------------------------------------- raw rules
-# A raw rule is its op's rule on bare arrays (OpDef.raw), for a backward that records
-# nothing: the same operations in the same order as the tensor rule, so the same bits.  It
-# declines (returns None) where the tensor rule's promotion could round differently.
-def _raw_operand(v, g):
-    """A saved operand as a raw rule uses it: a tensor's array when it has the dtype and
-    the device of the gradient ``g``, a Python float; None otherwise (the tensor rule then
-    runs: it promotes, and moves a host scalar that joined a device op)."""
-    if isinstance(v, Tensor):
-        a = v.array
-        ta, tg = type(a), type(g)
-        if a.dtype == g.dtype and (ta is tg or (ta is ndarray and tg not in ARRAY_TYPES)):
-            return a  # (g may be a numpy scalar: a 0-d host gradient)
-        return None
-    return v if type(v) is float else None
-
-
-def scalar_for(v: float, a):
-    """The Python float ``v`` as an operand beside the array ``a``: for numpy arrays the
-    forward's cached 0-d array (the same bits, without numpy converting ``v`` each call)."""
-    if type(a) is ndarray:
-        table = _CONSTS.get(a.dtype)
-        if table is not None:
-            c = table.get(v)
-            return c if c is not None else _const(table, v, a.dtype)
-    return v
-
-
-def _raw_in(f):
-    """A unary raw rule ``f(g, x, xp)`` on the saved input ``x`` (of g's dtype)."""
-    def raw(n, g):
-        a = n.saved[0].array
-        if a.dtype != g.dtype:
-            return None
-        return (f(g, a, MODULES[type(a)]),)
-    return raw
-
-
-def _raw_out(f):
-    """A unary raw rule ``f(g, out, xp)`` on the saved output (of g's dtype)."""
-    def raw(n, g):
-        out = n.out_data
-        return (f(g, out, MODULES[type(out)]),)
-    return raw
-
-
 # ---------------------------------------------------------------- arithmetic
-def _add_vjp(n, g):
-    return g, g
+# Rules (engine.ops.rules): ``np`` is the array module or the engine's ops under numpy's
+# names; x, y the saved operands (tensors, arrays or numbers), out the output.
+def _pow_x(np, g, x, y, out):
+    # x**0 is constant: 0 also at x = 0 (not 0 * inf).  (A number exponent stays a number
+    # here on arrays too when it is zero: the constants leave zero out.)
+    if type(y) in (int, float) and y == 0:
+        return g * 0.0
+    return g * (np.power(x, y - 1.0) * y)
 
 
-def _sub_vjp(n, g):
-    return g, (neg(g) if n.parents[1] is not None else None)
+def _pow_y(np, g, x, y, out):
+    return g * (out * (math.log(x) if type(x) in (int, float) else np.log(x)))
 
 
-def _mul_vjp(n, g):
-    x, y = n.saved
-    p = n.parents
-    if x is y and p[0] is not None:  # x*x: all of 2*x*g to the first input (the same node)
-        return mul(g, mul(x, 2.0)), None
-    return (mul(g, y) if p[0] is not None else None, mul(g, x) if p[1] is not None else None)
-
-
-def _div_vjp(n, g):
-    x, y = n.saved
-    gx = div(g, y) if n.parents[0] is not None else None
-    gy = neg(div(mul(g, x), mul(y, y))) if n.parents[1] is not None else None
-    return gx, gy
-
-
-def _pow_vjp(n, g):
-    x, y = n.saved
-    gx = gy = None
-    if _need(n, 0):
-        if isinstance(y, Tensor):
-            gx = mul(g, mul(y, pow(x, sub(y, 1))))
-        elif y == 0:
-            gx = mul(g, 0.0)
-        else:
-            gx = mul(g, mul(pow(x, y - 1), y))
-    if _need(n, 1):
-        gy = mul(g, mul(n.output(), log(x) if isinstance(x, Tensor) else math.log(x)))
-    return gx, gy
-
-
-def _add_raw(n, g):
-    return g, g
-
-
-def _sub_raw(n, g):
-    return g, (-g if n.parents[1] is not None else None)
-
-
-def _mul_raw(n, g):
-    x, y = n.saved
-    if type(y) is float:  # then only x is a tensor (and needs the gradient)
-        return g * scalar_for(y, g), None
-    if type(x) is float:
-        return None, g * scalar_for(x, g)
-    a, b = _raw_operand(x, g), _raw_operand(y, g)
-    if a is None or b is None:
-        return None
-    p = n.parents
-    if x is y and p[0] is not None:
-        return g * (a * scalar_for(2.0, a)), None
-    return (g * b if p[0] is not None else None, g * a if p[1] is not None else None)
-
-
-def _div_raw(n, g):
-    x, y = n.saved
-    if type(y) is float:  # then only x is a tensor (and needs the gradient)
-        return g / scalar_for(y, g), None
-    a, b = _raw_operand(x, g), _raw_operand(y, g)
-    if a is None or b is None:
-        return None
-    p = n.parents
-    return (g / b if p[0] is not None else None,
-            -((g * a) / (b * b)) if p[1] is not None else None)
-
-
-def _pow_raw(n, g):
-    """x ** c for a Python number c (the common case: a square in a loss)."""
-    x, y = n.saved
-    if type(y) is not float and type(y) is not int:
-        return None
-    a = _raw_operand(x, g)
-    if a is None:
-        return None
-    if y == 0:
-        return g * 0.0, None
-    c = MODULES[type(a)].power(a, scalar_for(float(y - 1), a))
-    return g * (c * scalar_for(float(y), a)), None
-
-
-_add = defop("add", _add_vjp, raw=_add_raw)
-_sub = defop("sub", _sub_vjp, raw=_sub_raw)
-_mul = defop("mul", _mul_vjp, fresh=True, raw=_mul_raw)
-_div = defop("div", _div_vjp, fresh=True, raw=_div_raw)
-_pow = defop("pow", _pow_vjp, fresh=True, raw=_pow_raw)
+_add = defop("add", rule=lambda np, g, need: (g, g), uses="need")
+_sub = defop("sub", rule=(lambda np, g: g, lambda np, g: -g))
+_mul = defop("mul", fresh=True, uses=("x", "y"),
+             rule=(lambda np, g, x, y: g * y, lambda np, g, x, y: g * x),
+             same=lambda np, g, x, y: g * (x + x))  # x * x
+_div = defop("div", fresh=True, uses=("x", "y"),
+             rule=(lambda np, g, x, y: g / y, lambda np, g, x, y: -((g * x) / (y * y))))
+_pow = defop("pow", fresh=True, rule=(_pow_x, _pow_y), uses=("x", "y", "out"))
 _floordiv = defop("floor_divide", None)
-_remainder = defop("remainder", lambda n, g: (g, neg(mul(g, floor_divide(*n.saved)))))
+_remainder = defop("remainder", uses=("x", "y"), rule=(
+    lambda np, g, x, y: g, lambda np, g, x, y: -(g * np.floor_divide(x, y))))
 
 
 def _none(x, y):
@@ -376,41 +242,27 @@ floor_divide = _def_binary(_floordiv, "floor_divide", _none)
 remainder = _def_binary(_remainder, "remainder", _both)
 
 
-def _extremum_vjp(n, g):
-    # ties share the gradient equally, as torch does
-    x, y = n.saved
-    out = n.output()
-    wx = where_(eq(x, out), where_(eq(x, y), 0.5, 1.0), 0.0)
-    gx = mul(g, wx) if _need(n, 0) else None
-    gy = mul(g, sub(1.0, wx)) if _need(n, 1) else None
-    return gx, gy
+def _tie_weight(np, x, y, out):
+    """x's share of the gradient: 1, 0, or 1/2 at a tie (shared equally, as torch does)."""
+    return np.where(np.equal(x, out), np.where(np.equal(x, y), 0.5, 1.0), 0.0)
 
 
-def _extremum_raw(n, g):
-    x, y = n.saved
-    a, b = _raw_operand(x, g), _raw_operand(y, g)
-    if a is None or b is None:
-        return None
-    out = n.out_data
-    xp = MODULES[type(out)]
-    # the weights are exactly 1, 1/2 (a tie) or 0: any float type gives the same products
-    wx = xp.where(a == out, xp.where(a == b, scalar_for(0.5, g), scalar_for(1.0, g)), 0.0)
-    p = n.parents
-    return (g * wx if p[0] is not None else None,
-            g * (1.0 - wx) if p[1] is not None else None)
-
-
-_maximum = defop("maximum", _extremum_vjp, fresh=True, raw=_extremum_raw)
-_minimum = defop("minimum", _extremum_vjp, fresh=True, raw=_extremum_raw)
+_EXTREMUM = (lambda np, g, x, y, out: g * _tie_weight(np, x, y, out),
+             lambda np, g, x, y, out: g * (1.0 - _tie_weight(np, x, y, out)))
+_maximum = defop("maximum", fresh=True, rule=_EXTREMUM, uses=("x", "y", "out"))
+_minimum = defop("minimum", fresh=True, rule=_EXTREMUM, uses=("x", "y", "out"))
 maximum = _def_binary(_maximum, "maximum", _both, save_out=True)
 minimum = _def_binary(_minimum, "minimum", _both, save_out=True)
 
 
 # ---------------------------------------------------------------- unary math
-def _def_unary(name, fn, vjp, save_in=False, save_out=False, float_only=True, raw=None):
-    """``fn``: the array-module function's name, or a forward written with ``xp_of``.
+def _def_unary(name, fn, rule, uses=(), float_only=True):
+    """``fn``: the array-module function's name, or a forward written with ``xp_of``;
+    ``rule(np, g, ...)`` on the operands ``uses`` (``"x"``: the input, ``"out"``).
     Every unary rule multiplies, divides or selects: its gradients are new arrays."""
-    opdef = defop(name, vjp, fresh=True, raw=raw)
+    uses = (uses,) if isinstance(uses, str) else uses
+    save_in, save_out = "x" in uses, "out" in uses
+    opdef = defop(name, fresh=True, rule=rule, uses=uses)
     fast = None  # numpy's ufunc, for the op to call itself on a float numpy array
     if isinstance(fn, str):
         find, ufunc = kernel(fn), getattr(host, fn)  # host-ok: called on numpy arrays only
@@ -443,85 +295,46 @@ def _def_unary(name, fn, vjp, save_in=False, save_out=False, float_only=True, ra
     return op
 
 
-def _x(n):
-    return n.saved[0]
-
-
-neg = _def_unary("neg", "negative", lambda n, g: (neg(g),), float_only=False,
-                 raw=lambda n, g: (-g,))
-exp = _def_unary("exp", "exp", lambda n, g: (mul(g, n.output()),), save_out=True,
-                 raw=_raw_out(lambda g, out, xp: g * out))
-expm1 = _def_unary("expm1", "expm1", lambda n, g: (mul(g, add(n.output(), 1.0)),),
-                   save_out=True,
-                   raw=_raw_out(lambda g, out, xp: g * (out + scalar_for(1.0, out))))
-log = _def_unary("log", "log", lambda n, g: (div(g, _x(n)),), save_in=True,
-                 raw=_raw_in(lambda g, x, xp: g / x))
+neg = _def_unary("neg", "negative", lambda np, g: -g, float_only=False)
+exp = _def_unary("exp", "exp", lambda np, g, out: g * out, "out")
+expm1 = _def_unary("expm1", "expm1", lambda np, g, out: g * (out + 1.0), "out")
+log = _def_unary("log", "log", lambda np, g, x: g / x, "x")
 _LN2, _LN10 = 0.6931471805599453, 2.302585092994046
-log2 = _def_unary("log2", "log2", lambda n, g: (div(g, mul(_x(n), _LN2)),), save_in=True,
-                  raw=_raw_in(lambda g, x, xp: g / (x * scalar_for(_LN2, x))))
-log10 = _def_unary("log10", "log10", lambda n, g: (div(g, mul(_x(n), _LN10)),), save_in=True,
-                   raw=_raw_in(lambda g, x, xp: g / (x * scalar_for(_LN10, x))))
-log1p = _def_unary("log1p", "log1p", lambda n, g: (div(g, add(_x(n), 1.0)),), save_in=True,
-                   raw=_raw_in(lambda g, x, xp: g / (x + scalar_for(1.0, x))))
-sqrt = _def_unary("sqrt", "sqrt", lambda n, g: (div(g, mul(n.output(), 2.0)),),
-                  save_out=True, raw=_raw_out(lambda g, out, xp: g / (out * scalar_for(2.0, out))))
+log2 = _def_unary("log2", "log2", lambda np, g, x: g / (x * _LN2), "x")
+log10 = _def_unary("log10", "log10", lambda np, g, x: g / (x * _LN10), "x")
+log1p = _def_unary("log1p", "log1p", lambda np, g, x: g / (x + 1.0), "x")
+sqrt = _def_unary("sqrt", "sqrt", lambda np, g, out: g / (out + out), "out")
 
 
 def _rsqrt_fwd(a):
     return 1.0 / xp_of(a).sqrt(a)
 
 
-rsqrt = _def_unary("rsqrt", _rsqrt_fwd,
-                   lambda n, g: (mul(g, mul(pow(n.output(), 3), -0.5)),), save_out=True,
-                   raw=_raw_out(lambda g, out, xp: g * (xp.power(out, scalar_for(3.0, out))
-                                                        * scalar_for(-0.5, out))))
-square = _def_unary("square", "square", lambda n, g: (mul(g, mul(_x(n), 2.0)),),
-                    save_in=True, float_only=False,
-                    raw=_raw_in(lambda g, x, xp: g * (x * scalar_for(2.0, x))))
-abs = _def_unary("abs", "abs", lambda n, g: (mul(g, sign(_x(n))),), save_in=True,
-                 float_only=False, raw=_raw_in(lambda g, x, xp: g * xp.sign(x)))
+rsqrt = _def_unary("rsqrt", _rsqrt_fwd, lambda np, g, out: g * (out * np.square(out) * -0.5),
+                   "out")
+square = _def_unary("square", "square", lambda np, g, x: g * (x + x), "x", float_only=False)
+abs = _def_unary("abs", "abs", lambda np, g, x: g * np.sign(x), "x", float_only=False)
 
 
-def _zero_rule(n, g):
-    """The rule of a piecewise-constant op: a zero gradient (mul(g, 0.0): NaN stays NaN)."""
-    return (mul(g, 0.0),)
+def _zero(np, g):
+    """The rule of a piecewise-constant op: a zero gradient (g * 0.0: NaN stays NaN)."""
+    return g * 0.0
 
 
-def _zero_raw(n, g):
-    return (g * 0.0,)
+def _asin(np, g, x):
+    return g / np.sqrt(1.0 - np.square(x))
 
 
-sign = _def_unary("sign", "sign", _zero_rule, float_only=False, raw=_zero_raw)
-sin = _def_unary("sin", "sin", lambda n, g: (mul(g, cos(_x(n))),), save_in=True,
-                 raw=_raw_in(lambda g, x, xp: g * xp.cos(x)))
-cos = _def_unary("cos", "cos", lambda n, g: (neg(mul(g, sin(_x(n)))),), save_in=True,
-                 raw=_raw_in(lambda g, x, xp: -(g * xp.sin(x))))
-tan = _def_unary("tan", "tan",
-                 lambda n, g: (mul(g, add(square(n.output()), 1.0)),), save_out=True,
-                 raw=_raw_out(lambda g, out, xp: g * (xp.square(out) + scalar_for(1.0, out))))
-
-
-def _arcsin_slope(x, xp):
-    """1 / sqrt(1 - x^2) as the tensor rules compute it (rsqrt of sub(1.0, square(x)))."""
-    return 1.0 / xp.sqrt(scalar_for(1.0, x) - xp.square(x))
-
-
-asin = _def_unary("asin", "arcsin",
-                  lambda n, g: (mul(g, rsqrt(sub(1.0, square(_x(n))))),), save_in=True,
-                  raw=_raw_in(lambda g, x, xp: g * _arcsin_slope(x, xp)))
-acos = _def_unary("acos", "arccos",
-                  lambda n, g: (neg(mul(g, rsqrt(sub(1.0, square(_x(n)))))),), save_in=True,
-                  raw=_raw_in(lambda g, x, xp: -(g * _arcsin_slope(x, xp))))
-atan = _def_unary("atan", "arctan",
-                  lambda n, g: (div(g, add(square(_x(n)), 1.0)),), save_in=True,
-                  raw=_raw_in(lambda g, x, xp: g / (xp.square(x) + scalar_for(1.0, x))))
-sinh = _def_unary("sinh", "sinh", lambda n, g: (mul(g, cosh(_x(n))),), save_in=True,
-                  raw=_raw_in(lambda g, x, xp: g * xp.cosh(x)))
-cosh = _def_unary("cosh", "cosh", lambda n, g: (mul(g, sinh(_x(n))),), save_in=True,
-                  raw=_raw_in(lambda g, x, xp: g * xp.sinh(x)))
-tanh = _def_unary("tanh", "tanh",
-                  lambda n, g: (mul(g, sub(1.0, square(n.output()))),), save_out=True,
-                  raw=_raw_out(lambda g, out, xp: g * (scalar_for(1.0, out) - xp.square(out))))
+sign = _def_unary("sign", "sign", _zero, float_only=False)
+sin = _def_unary("sin", "sin", lambda np, g, x: g * np.cos(x), "x")
+cos = _def_unary("cos", "cos", lambda np, g, x: -(g * np.sin(x)), "x")
+tan = _def_unary("tan", "tan", lambda np, g, out: g * (np.square(out) + 1.0), "out")
+asin = _def_unary("asin", "arcsin", _asin, "x")
+acos = _def_unary("acos", "arccos", lambda np, g, x: -_asin(np, g, x), "x")
+atan = _def_unary("atan", "arctan", lambda np, g, x: g / (np.square(x) + 1.0), "x")
+sinh = _def_unary("sinh", "sinh", lambda np, g, x: g * np.cosh(x), "x")
+cosh = _def_unary("cosh", "cosh", lambda np, g, x: g * np.sinh(x), "x")
+tanh = _def_unary("tanh", "tanh", lambda np, g, out: g * (1.0 - np.square(out)), "out")
 
 
 def _sigmoid_fwd(a):
@@ -531,58 +344,34 @@ def _sigmoid_fwd(a):
     return xp.where(a >= 0, 1.0 / (1.0 + e), e / (1.0 + e)).astype(a.dtype, copy=False)
 
 
-sigmoid = _def_unary("sigmoid", _sigmoid_fwd,
-                     lambda n, g: (mul(g, mul(n.output(), sub(1.0, n.output()))),),
-                     save_out=True,
-                     raw=_raw_out(lambda g, out, xp: g * (out * (scalar_for(1.0, out) - out))))
+sigmoid = _def_unary("sigmoid", _sigmoid_fwd, lambda np, g, out: g * (out * (1.0 - out)),
+                     "out")
 
 
 def _relu_fwd(a):
     return xp_of(a).maximum(a, 0).astype(a.dtype, copy=False)
 
 
-def _kept_or_zero(c, g, xp):
-    """where_(c, g, 0.0) on arrays, as where_ computes it (the bit mask on large ones)."""
-    if _by_bits(c, g):
-        return _select_or_zero(c, g)
-    return xp.where(c, g, 0.0)
-
-
-relu = _def_unary("relu", _relu_fwd, lambda n, g: (where_(gt(n.output(), 0.0), g, 0.0),),
-                  save_out=True, float_only=False,
-                  raw=_raw_out(lambda g, out, xp: _kept_or_zero(out > 0.0, g, xp)))
-reciprocal = _def_unary("reciprocal", "reciprocal",
-                        lambda n, g: (neg(mul(g, square(n.output()))),), save_out=True,
-                        raw=_raw_out(lambda g, out, xp: -(g * xp.square(out))))
-floor = _def_unary("floor", "floor", _zero_rule, float_only=False, raw=_zero_raw)
-ceil = _def_unary("ceil", "ceil", _zero_rule, float_only=False, raw=_zero_raw)
-round = _def_unary("round", "round", _zero_rule, float_only=False, raw=_zero_raw)
+relu = _def_unary("relu", _relu_fwd, lambda np, g, out: np.where(out > 0.0, g, 0.0), "out",
+                  float_only=False)
+reciprocal = _def_unary("reciprocal", "reciprocal", lambda np, g, out: -(g * np.square(out)),
+                        "out")
+floor = _def_unary("floor", "floor", _zero, float_only=False)
+ceil = _def_unary("ceil", "ceil", _zero, float_only=False)
+round = _def_unary("round", "round", _zero, float_only=False)
 
 
 # ---------------------------------------------------------------- clamp, where
-def _clamp_mask(n):
-    """Where clamp passed x through (False at NaN, as the comparisons are)."""
-    x, lo, hi = n.saved
-    mask = x.array == x.array  # all True, same shape
+def _clamp_rule(np, g, x, lo, hi):
+    keep = np.equal(x, x)  # where clamp passed x through (not at NaN, as the comparisons)
     if lo is not None:
-        mask = mask & (x.array >= (lo.array if isinstance(lo, Tensor) else lo))
+        keep = np.logical_and(keep, np.greater_equal(x, lo))
     if hi is not None:
-        mask = mask & (x.array <= (hi.array if isinstance(hi, Tensor) else hi))
-    return mask
+        keep = np.logical_and(keep, np.less_equal(x, hi))
+    return np.where(keep, g, 0.0)
 
 
-def _clamp_vjp(n, g):
-    return (where_(type(n.saved[0]).wrap(_clamp_mask(n)), g, 0.0),)
-
-
-def _clamp_raw(n, g):
-    mask = _clamp_mask(n)
-    if type(mask) is not type(g) and type(g) in ARRAY_TYPES:
-        return None  # (a host bound beside a device tensor: the tensor rule words it)
-    return (_kept_or_zero(mask, g, MODULES[type(g)]),)
-
-
-_clamp = defop("clamp", _clamp_vjp, raw=_clamp_raw)
+_clamp = defop("clamp", rule=_clamp_rule, uses=("x", "y", "z"))
 
 
 def clamp(x, min=None, max=None):
@@ -601,26 +390,8 @@ def clamp(x, min=None, max=None):
     return record(_clamp, as_out(out), (x,), (x, min, max))
 
 
-def _where_vjp(n, g):
-    cond = n.saved[0]
-    zero = mul(g, 0.0)
-    return (None, where_(cond, g, zero) if _need(n, 1) else None,
-            where_(cond, zero, g) if _need(n, 2) else None)
-
-
-def _where_raw(n, g):
-    cond = n.saved[0]
-    c = cond.array if isinstance(cond, Tensor) else cond
-    if type(c) is not type(g) and type(g) in ARRAY_TYPES:
-        return None  # (a 0-d condition, or one on another device: the tensor rule)
-    xp = MODULES[type(c)]
-    zero = g * 0.0
-    p = n.parents
-    return (None, xp.where(c, g, zero) if p[1] is not None else None,
-            xp.where(c, zero, g) if p[2] is not None else None)
-
-
-_where = defop("where", _where_vjp, raw=_where_raw)
+_where = defop("where", uses="x", rule=(None, lambda np, g, c: np.where(c, g, g * 0.0),
+                                        lambda np, g, c: np.where(c, g * 0.0, g)))
 
 
 # float dtype -> the signed integer of its width, for the branch-free select below
@@ -637,6 +408,11 @@ def _select_or_zero(c, a):
     xp = xp_of(a)
     keep = xp.negative(c.view(xp.int8))  # 0 or -1 (all bits set)
     return xp.bitwise_and(a.view(ints), keep, dtype=ints).view(a.dtype)
+
+
+def select_or_zero(c, a):
+    """``where(c, a, 0.0)`` by the bit mask where that is how it is computed, else None."""
+    return _select_or_zero(c, a) if _by_bits(c, a) else None
 
 
 def _by_bits(c, a) -> bool:
@@ -753,13 +529,13 @@ def isfinite(x):
 
 
 # ---------------------------------------------------------------- cast
-def _pass(n, g):
-    """The rule of an op whose gradient is the incoming one (tensors and arrays alike; the
-    scheduler casts it to the input's dtype)."""
-    return (g,)
+def _pass(np, g):
+    """The rule of an op whose gradient is the incoming one (the scheduler casts it to the
+    input's dtype)."""
+    return g
 
 
-_cast = defop("cast", _pass, raw=_pass)
+_cast = defop("cast", rule=_pass)
 _cast_int = defop("cast_int", None)
 
 
@@ -775,7 +551,28 @@ def clone(x):
     return record(_clone, x.array.copy(), (x,))
 
 
-_clone = defop("clone", _pass, raw=_pass)
+_clone = defop("clone", rule=_pass)
+
+
+# ---------------------------------------------------------------- operators
+# The engine's Tensor takes Python's arithmetic and order operators as these ops, so that
+# a derivative rule's ``g * out`` runs on tensors as on arrays (engine.ops.rules).  No
+# ``==``: a tensor stays hashable by identity (rules say np.equal).  Frontends' classes
+# put their own operators over these.
+def _reflected(op):
+    def r(self, other):
+        return op(other, self)
+    r.__name__ = f"r{op.__name__}"
+    return r
+
+
+Tensor.__add__, Tensor.__radd__ = add, _reflected(add)
+Tensor.__sub__, Tensor.__rsub__ = sub, _reflected(sub)
+Tensor.__mul__, Tensor.__rmul__ = mul, _reflected(mul)
+Tensor.__truediv__, Tensor.__rtruediv__ = div, _reflected(div)
+Tensor.__pow__, Tensor.__rpow__ = pow, _reflected(pow)
+Tensor.__neg__ = neg
+Tensor.__gt__, Tensor.__ge__, Tensor.__lt__, Tensor.__le__ = gt, ge, lt, le
 
 
 # ---------------------------------------------------------------- specs

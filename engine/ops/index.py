@@ -168,15 +168,15 @@ def _take(x, key, op):
     return mark_view(record(_getitem, out, (x,), attrs=key), x, _take, key, op)
 
 
-def _index_add(g, shape, key):
+def index_add(g, shape, key):
     """zeros(shape) with ``g`` added at ``key`` (repeated indices accumulate)."""
     a = g.array
     if type(a) is not ndarray:
         key = place_key(g, key)
-    return record(_index_add_op, _index_add_array(a, shape, key), (g,), attrs=key)
+    return record(_index_add_op, index_add_array(a, shape, key), (g,), attrs=key)
 
 
-def _index_add_array(a, shape, key):
+def index_add_array(a, shape, key):
     xp = xp_of(a)
     out = xp.zeros(shape, dtype=a.dtype)
     if _is_scatter(key):
@@ -186,15 +186,10 @@ def _index_add_array(a, shape, key):
     return out
 
 
-def _getitem_raw(n, g):
-    if type(g) is not ndarray:  # device keys are placed by the tensor rule
-        return None
-    return (_index_add_array(g, n.shapes[0], n.attrs),)
-
-
-_getitem = defop("getitem", lambda n, g: (_index_add(g, n.shapes[0], n.attrs),),
-                 raw=_getitem_raw)
-_index_add_op = defop("index_add", lambda n, g: (_take(g, n.attrs, "index_add"),))
+_getitem = defop("getitem", rule=lambda np, g, shape, key: np.index_add(g, shape, key),
+                 uses=("shape", "attrs"))
+_index_add_op = defop("index_add", rule=lambda np, g, key: np.getitem(g, key), uses="attrs")
+take = _take
 
 
 # ---------------------------------------------------------------- index_select, gather
@@ -410,7 +405,7 @@ def _masked_select_ref(a, mask):
 
 spec("getitem", _getitem_case, _make_getitem,
      ref=lambda a, key, as_tensors: host.asarray(a[key]))
-spec("index_add", _index_add, _make_index_add, ref=_index_add_ref)
+spec("index_add", index_add, _make_index_add, ref=_index_add_ref)
 spec("index_select", lambda x, axis, index: index_select(x, axis, type(x).wrap(index)),
      _make_index_select, ref=lambda a, axis, index: host.take(a, index, axis=axis))
 spec("gather", lambda x, axis, index: gather(x, axis, type(x).wrap(index)), _make_gather,

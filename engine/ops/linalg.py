@@ -5,47 +5,41 @@ from ..backend import MODULES, host, ndarray
 from ..tensor import record
 from . import check_same_device, defop, spec
 from .elementwise import as_out
-from .shape import reshape, swapaxes
+from .shape import reshape
 from .testing import array
 
 
-def _matmul_vjp(n, g):
-    x, y = n.saved
-    xd, yd = x.array.ndim, y.array.ndim
-    gx = gy = None
-    # promote 1-D operands to matrices, as matmul does, then undo it
-    x2 = reshape(x, (1,) + x.array.shape) if xd == 1 else x
-    y2 = reshape(y, y.array.shape + (1,)) if yd == 1 else y
-    g2 = g
-    if xd == 1 and yd == 1:
-        g2 = reshape(g, (1, 1))
-    elif xd == 1:
-        g2 = reshape(g, g.array.shape[:-1] + (1, g.array.shape[-1]))
-    elif yd == 1:
-        g2 = reshape(g, g.array.shape + (1,))
-    if n.parents[0] is not None:
-        gx = matmul(g2, swapaxes(y2, -1, -2))
-        if xd == 1:
-            gx = reshape(gx, gx.array.shape[:-2] + (gx.array.shape[-1],))
-    if n.parents[1] is not None:
-        gy = matmul(swapaxes(x2, -1, -2), g2)
-        if yd == 1:
-            gy = reshape(gy, gy.array.shape[:-1])
-    return gx, gy
+def _matmul_x(np, g, x, y):
+    if x.ndim >= 2 and y.ndim >= 2:  # (the common case: matrices, or stacks of them)
+        return np.matmul(g, np.swapaxes(y, -1, -2))
+    g2, y2 = _as_matrices(np, g, x, y)
+    gx = np.matmul(g2, np.swapaxes(y2, -1, -2))
+    return np.reshape(gx, gx.shape[:-2] + gx.shape[-1:]) if x.ndim == 1 else gx
 
 
-def _matmul_raw(n, g):
-    """The rule on bare arrays for matrices (and stacks of them) of g's dtype."""
-    x, y = n.saved
-    a, b = x.array, y.array
-    if a.ndim < 2 or b.ndim < 2 or a.dtype != g.dtype or b.dtype != g.dtype:
-        return None
-    p = n.parents
-    return (g @ b.swapaxes(-1, -2) if p[0] is not None else None,
-            a.swapaxes(-1, -2) @ g if p[1] is not None else None)
+def _matmul_y(np, g, x, y):
+    if x.ndim >= 2 and y.ndim >= 2:
+        return np.matmul(np.swapaxes(x, -1, -2), g)
+    g2, _ = _as_matrices(np, g, x, y)
+    x2 = np.reshape(x, (1,) + x.shape) if x.ndim == 1 else x
+    gy = np.matmul(np.swapaxes(x2, -1, -2), g2)
+    return np.reshape(gy, gy.shape[:-1]) if y.ndim == 1 else gy
 
 
-_matmul = defop("matmul", _matmul_vjp, fresh=True, raw=_matmul_raw)  # new arrays from g
+def _as_matrices(np, g, x, y):
+    """g and y with 1-D operands promoted to matrices, as matmul does (undone after)."""
+    y2 = np.reshape(y, y.shape + (1,)) if y.ndim == 1 else y
+    if x.ndim == 1 and y.ndim == 1:
+        return np.reshape(g, (1, 1)), y2
+    if x.ndim == 1:
+        return np.reshape(g, g.shape[:-1] + (1, g.shape[-1])), y2
+    if y.ndim == 1:
+        return np.reshape(g, g.shape + (1,)), y2
+    return g, y2
+
+
+# new arrays from g; the scheduler's sum_to folds broadcast batch dims of the gradient back
+_matmul = defop("matmul", fresh=True, rule=(_matmul_x, _matmul_y), uses=("x", "y"))
 _np_matmul = host.matmul  # numpy's, bound once: the fast path of the common case
 
 
@@ -71,8 +65,6 @@ def matmul(x, y):
     except TypeError:  # the array libraries refuse operands of another device
         check_same_device(type(x), "matmul", a, b)
         raise
-    # the rule needs 1-D-ness and batch broadcasting: the scheduler's sum_to
-    # folds broadcast batch dims of the gradient back.
     return record(_matmul, as_out(out), (x, y), (x, y))
 
 

@@ -15,16 +15,11 @@ from .elementwise import (
     as_out,
     cast,
     div,
-    exp,
     mul,
     ne,
-    pow,
-    scalar_for,
-    sign,
-    sub,
     where_,
 )
-from .shape import broadcast_to, checked_axis, flip, reshape, transpose, unsqueeze
+from .shape import broadcast_to, checked_axis, reshape, transpose, unsqueeze
 from .testing import with_axis
 
 
@@ -67,13 +62,17 @@ def expand_reduced(g, in_shape, axes, keepdims):
 _SMALL = 4096  # elements: below this a filled copy is cheaper than numpy's broadcast_to
 
 
-def _spread(g, n, axes, keepdims):
-    """The output gradient ``g`` broadcast back over the input's shape."""
-    shape = n.shapes[0]
+def spread(g, shape, axes, keepdims):
+    """The gradient ``g`` of a reduction over ``axes`` broadcast back over the input's
+    ``shape``."""
     if (state.mode & GRAD_OFF or not g.requires_grad) and math.prod(shape) <= _SMALL:
         # (nothing would record the spread of a gradient that requires no grad either)
         return type(g).wrap(_filled(g.array, shape, axes, keepdims))
     return broadcast_to(expand_reduced(g, shape, axes, keepdims), shape)
+
+
+def _spread(g, n, axes, keepdims):
+    return spread(g, n.shapes[0], axes, keepdims)
 
 
 def _with_kept_axes(a, axes, keepdims):
@@ -96,8 +95,8 @@ def _filled(a, shape, axes, keepdims):
     return out
 
 
-def _spread_raw(a, shape, axes, keepdims):
-    """``_spread`` on a bare array (a numpy scalar for a 0-d gradient)."""
+def spread_array(a, shape, axes, keepdims):
+    """``spread`` on a bare array (a numpy scalar for a 0-d gradient)."""
     if math.prod(shape) <= _SMALL:
         return _filled(a, shape, axes, keepdims)
     a = _with_kept_axes(a, axes, keepdims)
@@ -131,17 +130,8 @@ def _float_data(x):
 
 
 # ---------------------------------------------------------------- sum, mean
-def _sum_vjp(n, g):
-    axes, keepdims = n.attrs
-    return (_spread(g, n, axes, keepdims),)
-
-
-def _sum_raw(n, g):
-    axes, keepdims = n.attrs
-    return (_spread_raw(g, n.shapes[0], axes, keepdims),)
-
-
-_sum = defop("sum", _sum_vjp, raw=_sum_raw)
+_sum = defop("sum", rule=lambda np, g, shape, attrs: np.spread(g, shape, *attrs),
+             uses=("shape", "attrs"))
 
 
 _ALL_AXES = tuple(tuple(range(n)) for n in range(65))  # sum()'s axes, by ndim
@@ -170,17 +160,9 @@ def sum(x, axis=None, keepdims=False, dtype=None):
     return record(_sum, out, (x,), attrs=(axes, keepdims))
 
 
-def _mean_vjp(n, g):
-    axes, keepdims, count = n.attrs
-    return (_spread(div(g, count), n, axes, keepdims),)
-
-
-def _mean_raw(n, g):
-    axes, keepdims, count = n.attrs
-    return (_spread_raw(g / scalar_for(float(count), g), n.shapes[0], axes, keepdims),)
-
-
-_mean = defop("mean", _mean_vjp, raw=_mean_raw)
+# (a primitive, not sum / count: frontends show its own node)
+_mean = defop("mean", uses=("shape", "attrs"),
+              rule=lambda np, g, shape, attrs: np.spread(g / attrs[2], shape, *attrs[:2]))
 
 
 def mean(x, axis=None, keepdims=False):
@@ -258,17 +240,16 @@ def prod(x, axis=None, keepdims=False):
 
 
 # ---------------------------------------------------------------- amax, amin, argmax, argmin
-def _extreme_vjp(n, g):
+def _extreme_rule(np, g, x, out, shape, attrs):
     # the gradient is shared evenly among the elements equal to the extreme, as in torch
-    axes, keepdims = n.attrs
-    x = n.saved[0]
-    hit = x.array == _kept(n, axes, keepdims).array
-    share = (hit / hit.sum(axis=axes, keepdims=True)).astype(x.array.dtype)
-    return (mul(_spread(g, n, axes, keepdims), type(x).wrap(share)),)
+    axes, keepdims = attrs
+    hit = np.equal(x, _kept_out(np, out, shape, axes, keepdims))
+    return np.where(hit, np.spread(g, shape, axes, keepdims), 0.0) / np.sum(
+        hit, axes, keepdims=True)
 
 
-_amax = defop("amax", _extreme_vjp)
-_amin = defop("amin", _extreme_vjp)
+_amax = defop("amax", rule=_extreme_rule, uses=("x", "out", "shape", "attrs"))
+_amin = defop("amin", rule=_extreme_rule, uses=("x", "out", "shape", "attrs"))
 
 
 def _extreme(opdef, x, axis, keepdims):
@@ -347,25 +328,31 @@ def _dof(shape, axes, correction):
     return builtins.max(0, _count(shape, axes) - correction)
 
 
-def _centered(x, axes):
-    return sub(x, mean(x, axes, keepdims=True))
+def _kept_out(np, out, shape, axes, keepdims):
+    """A reduction's output with the reduced axes back as size-1 dims."""
+    if keepdims or not axes:
+        return out
+    kept = list(shape)
+    for ax in axes:
+        kept[ax] = 1
+    return np.reshape(out, kept)
 
 
-def _var_vjp(n, g):
-    axes, keepdims, dof = n.attrs
+def _var_rule(np, g, x, shape, attrs):
+    axes, keepdims, dof = attrs
     scale = 2.0 / dof if dof else math.inf
-    return (mul(_spread(g, n, axes, keepdims), mul(_centered(n.saved[0], axes), scale)),)
+    return np.spread(g, shape, axes, keepdims) * ((x - np.mean(x, axes, keepdims=True)) * scale)
 
 
-def _std_vjp(n, g):
-    axes, keepdims, dof = n.attrs
-    scale = dof if dof else 0.0
-    return (div(mul(_spread(g, n, axes, keepdims), _centered(n.saved[0], axes)),
-                mul(_kept(n, axes, keepdims), scale)),)
+def _std_rule(np, g, x, out, shape, attrs):
+    axes, keepdims, dof = attrs
+    return (np.spread(g, shape, axes, keepdims) * (x - np.mean(x, axes, keepdims=True))) / (
+        _kept_out(np, out, shape, axes, keepdims) * (dof if dof else 0.0))
 
 
-_var = defop("var", _var_vjp)
-_std = defop("std", _std_vjp)
+# (primitives, not composites of mean and sqrt: frontends show their own nodes)
+_var = defop("var", rule=_var_rule, uses=("x", "shape", "attrs"))
+_std = defop("std", rule=_std_rule, uses=("x", "out", "shape", "attrs"))
 
 
 def _variance(x, op, axis, correction, keepdims):
@@ -392,30 +379,27 @@ def std(x, axis=None, correction=1, keepdims=False):
 
 
 # ---------------------------------------------------------------- vector norms
-def _norm2_vjp(n, g):
+def _norm2_rule(np, g, x, out, shape, attrs):
     # x / |x|, with 0 (not nan) where the whole slice is zero, as torch gives
-    axes, keepdims, _ = n.attrs
-    x = n.saved[0]
-    out = _kept(n, axes, keepdims)
-    safe = where_(out.array == 0, 1.0, out)
-    return (mul(_spread(g, n, axes, keepdims), div(x, safe)),)
+    axes, keepdims, _ = attrs
+    out = _kept_out(np, out, shape, axes, keepdims)
+    safe = np.where(np.equal(out, 0.0), 1.0, out)
+    return np.spread(g, shape, axes, keepdims) * (x / safe)
 
 
-def _normp_vjp(n, g):
+def _normp_rule(np, g, x, out, shape, attrs):
     # sign(x) |x|^(p-1) / |x|_p^(p-1), again 0 where the slice is zero
-    axes, keepdims, p = n.attrs
-    x = n.saved[0]
-    out = _kept(n, axes, keepdims)
-    safe = where_(out.array == 0, 1.0, out)
-    mag = abs(x)
+    axes, keepdims, p = attrs
+    out = _kept_out(np, out, shape, axes, keepdims)
+    safe = np.where(np.equal(out, 0.0), 1.0, out)
+    mag = np.abs(x)
     if p < 1:
-        mag = where_(x.array == 0, 1.0, mag)
-    local = mul(sign(x), pow(div(mag, safe), p - 1))
-    return (mul(_spread(g, n, axes, keepdims), local),)
+        mag = np.where(np.equal(x, 0.0), 1.0, mag)
+    return np.spread(g, shape, axes, keepdims) * (np.sign(x) * np.power(mag / safe, p - 1))
 
 
-_norm2 = defop("norm2", _norm2_vjp)
-_normp = defop("normp", _normp_vjp)
+_norm2 = defop("norm2", rule=_norm2_rule, uses=("x", "out", "shape", "attrs"))
+_normp = defop("normp", rule=_normp_rule, uses=("x", "out", "shape", "attrs"))
 
 
 def norm(x, ord=2, axis=None, keepdims=False):
@@ -461,13 +445,10 @@ def _shifted(a, axes):
     return a - m, m
 
 
-def _logsumexp_vjp(n, g):
-    axes, keepdims = n.attrs
-    x = n.saved[0]
-    return (mul(_spread(g, n, axes, keepdims), exp(sub(x, _kept(n, axes, keepdims)))),)
-
-
-_logsumexp = defop("logsumexp", _logsumexp_vjp)
+# (a primitive: the composite log(sum(exp(x))) overflows)
+_logsumexp = defop("logsumexp", uses=("x", "out", "shape", "attrs"), rule=lambda np, g, x, out,
+                   shape, attrs: np.spread(g, shape, *attrs) * np.exp(
+                       x - _kept_out(np, out, shape, *attrs)))
 
 
 def logsumexp(x, axis=None, keepdims=False):
@@ -483,27 +464,11 @@ def logsumexp(x, axis=None, keepdims=False):
     return record(_logsumexp, as_out(out), (x,), (x,), attrs=(axes, keepdims), save_out=True)
 
 
-def _softmax_vjp(n, g):
-    y = n.output()
-    return (mul(y, sub(g, sum(mul(g, y), n.attrs, keepdims=True))),)
-
-
-def _log_softmax_vjp(n, g):
-    return (sub(g, mul(exp(n.output()), sum(g, n.attrs, keepdims=True))),)
-
-
-def _softmax_raw(n, g):
-    y = n.out_data
-    return (y * (g - (g * y).sum(axis=n.attrs, keepdims=True)),)
-
-
-def _log_softmax_raw(n, g):
-    out = n.out_data
-    return (g - MODULES[type(out)].exp(out) * g.sum(axis=n.attrs, keepdims=True),)
-
-
-_softmax = defop("softmax", _softmax_vjp, raw=_softmax_raw)
-_log_softmax = defop("log_softmax", _log_softmax_vjp, raw=_log_softmax_raw)
+# (primitives: fused rules, cheaper than the composites' and as stable)
+_softmax = defop("softmax", uses=("out", "attrs"), rule=lambda np, g, out, axes: out * (
+    g - np.sum(g * out, axes, keepdims=True)))
+_log_softmax = defop("log_softmax", uses=("out", "attrs"), rule=lambda np, g, out, axes: (
+    g - np.exp(out) * np.sum(g, axes, keepdims=True)))
 
 
 def softmax(x, axis=None):
@@ -525,7 +490,8 @@ def log_softmax(x, axis=None):
 
 
 # ---------------------------------------------------------------- cumsum
-_cumsum = defop("cumsum", lambda n, g: (flip(cumsum(flip(g, n.attrs), n.attrs), n.attrs),))
+_cumsum = defop("cumsum", uses="attrs", rule=lambda np, g, axis: np.flip(
+    np.cumsum(np.flip(g, axis), axis), axis))
 
 
 def cumsum(x, axis=None):

@@ -73,10 +73,9 @@ def broadcast_to(x, shape, copy: bool = False):
 
 
 _np_broadcast_to = host.broadcast_to  # numpy's, bound once: the fast path of the common case
-_sum_to = defop("sum_to", lambda n, g: (broadcast_to(g, n.shapes[0]),),
-                raw=lambda n, g: (MODULES[type(g)].broadcast_to(g, n.shapes[0]),))
-_broadcast_to = defop("broadcast_to", lambda n, g: (sum_to(g, n.shapes[0]),),
-                      raw=lambda n, g: (sum_to_array(g, n.shapes[0]),))
+_sum_to = defop("sum_to", rule=lambda np, g, shape: np.broadcast_to(g, shape), uses="shape")
+_broadcast_to = defop("broadcast_to", rule=lambda np, g, shape: np.sum_to(g, shape),
+                      uses="shape")
 expand = broadcast_to
 
 
@@ -92,8 +91,7 @@ def reshape(x, shape):
     return mark_view(record(_reshape, out, (x,)), x, reshape, shape)
 
 
-_reshape = defop("reshape", lambda n, g: (reshape(g, n.shapes[0]),),
-                 raw=lambda n, g: (g.reshape(n.shapes[0]),))
+_reshape = defop("reshape", rule=lambda np, g, shape: np.reshape(g, shape), uses="shape")
 
 
 def flatten(x, start_axis=0, end_axis=-1):
@@ -141,15 +139,8 @@ def _inverse(axes) -> list:
     return inv
 
 
-def _transpose_vjp(n, g):
-    return (transpose(g, _inverse(n.attrs)),)
-
-
-def _transpose_raw(n, g):
-    return (g.transpose(_inverse(n.attrs)),)
-
-
-_transpose = defop("transpose", _transpose_vjp, raw=_transpose_raw)
+_transpose = defop("transpose", rule=lambda np, g, axes: np.transpose(g, _inverse(axes)),
+                   uses="attrs")
 
 
 def swapaxes(x, a, b):
@@ -191,7 +182,7 @@ def flip(x, axes=None):
     return record(_flip, out, (x,), attrs=axes)
 
 
-_flip = defop("flip", lambda n, g: (flip(g, n.attrs),))
+_flip = defop("flip", rule=lambda np, g, axes: np.flip(g, axes), uses="attrs")
 
 
 def tile(x, reps):
@@ -204,20 +195,18 @@ def tile(x, reps):
     return record(_tile, MODULES[type(a)].tile(a, reps), (x,), attrs=reps)
 
 
-def _tile_vjp(n, g):
+def _tile_rule(np, g, in_shape, reps):
     # view g as (r0, s0, r1, s1, ...) and sum the repeat axes away
-    in_shape = n.shapes[0]
-    d = max(len(in_shape), len(n.attrs))
+    d = max(len(in_shape), len(reps))
     s = (1,) * (d - len(in_shape)) + tuple(in_shape)
-    r = (1,) * (d - len(n.attrs)) + n.attrs
+    r = (1,) * (d - len(reps)) + reps
     inter = []
     for ri, si in zip(r, s):
         inter += [ri, si]
-    from .reduce import sum as rsum
-    return (reshape(rsum(reshape(g, inter), axis=tuple(range(0, 2 * d, 2))), in_shape),)
+    return np.reshape(np.sum(np.reshape(g, inter), tuple(range(0, 2 * d, 2))), in_shape)
 
 
-_tile = defop("tile", _tile_vjp)
+_tile = defop("tile", rule=_tile_rule, uses=("shape", "attrs"))
 
 
 # ---------------------------------------------------------------- narrow <-> unnarrow
@@ -237,31 +226,26 @@ def narrow(x, axis, start, length, copy: bool = False):
     return mark_view(out, x, narrow, axis, start, length)
 
 
-def _unnarrow(g, shape, axis, start):
+def unnarrow(g, shape, axis, start):
     """The adjoint of narrow: ``g`` placed into zeros of ``shape``."""
-    return record(_unnarrow_op, _unnarrow_array(g.array, shape, axis, start), (g,),
+    return record(_unnarrow_op, unnarrow_array(g.array, shape, axis, start), (g,),
                   attrs=(axis, start))
 
 
-def _unnarrow_array(a, shape, axis, start):
+def unnarrow_array(a, shape, axis, start):
     out = MODULES[type(a)].zeros(shape, dtype=a.dtype)
     out[_slab(axis, start, a.shape[axis])] = a
     return out
 
 
-def _narrow_raw(n, g):
-    return (_unnarrow_array(g, n.shapes[0], *n.attrs),)
+def narrow_array(a, axis, start, length):
+    return a[_slab(axis, start, length)]
 
 
-def _unnarrow_raw(n, g):
-    axis, start = n.attrs
-    return (g[_slab(axis, start, n.shapes[0][axis])],)
-
-
-_narrow = defop("narrow", lambda n, g: (_unnarrow(g, n.shapes[0], *n.attrs),), raw=_narrow_raw)
-_unnarrow_op = defop("unnarrow", lambda n, g: (narrow(g, n.attrs[0], n.attrs[1],
-                                                      n.shapes[0][n.attrs[0]]),),
-                     raw=_unnarrow_raw)
+_narrow = defop("narrow", rule=lambda np, g, shape, attrs: np.unnarrow(g, shape, *attrs),
+                uses=("shape", "attrs"))
+_unnarrow_op = defop("unnarrow", uses=("shape", "attrs"), rule=lambda np, g, shape, attrs: (
+    np.narrow(g, attrs[0], attrs[1], shape[attrs[0]])))
 
 
 def split(x, sizes, axis=0, copy: bool = False):
@@ -352,25 +336,16 @@ def tensors_required(op):
     return RuntimeError(f"{op}: expected a non-empty sequence of tensors")
 
 
-def _concatenate_vjp(n, g):
-    axis, sizes = n.attrs
+def _concatenate_rule(np, g, need, attrs):
+    axis, sizes = attrs
     grads, start = [], 0
-    for p, s in zip(n.parents, sizes):
-        grads.append(narrow(g, axis, start, s) if p is not None else None)
+    for p, s in zip(need, sizes):
+        grads.append(np.narrow(g, axis, start, s) if p is not None else None)
         start += s
     return tuple(grads)
 
 
-def _concatenate_raw(n, g):
-    axis, sizes = n.attrs
-    grads, start = [], 0
-    for p, s in zip(n.parents, sizes):
-        grads.append(g[_slab(axis, start, s)] if p is not None else None)
-        start += s
-    return tuple(grads)
-
-
-_concatenate = defop("concatenate", _concatenate_vjp, raw=_concatenate_raw)
+_concatenate = defop("concatenate", rule=_concatenate_rule, uses=("need", "attrs"))
 
 
 def stack(tensors, axis=0):
@@ -391,24 +366,15 @@ def stack(tensors, axis=0):
     return record(_stack, _join(cls, "stack", arrays, axis), tuple(tensors), attrs=axis, cls=cls)
 
 
-def _stack_vjp(n, g):
-    axis = n.attrs
-    shape = g.array.shape[:axis] + g.array.shape[axis + 1:]
-    return tuple(reshape(narrow(g, axis, i, 1), shape) if p is not None else None
-                 for i, p in enumerate(n.parents))
-
-
-def _stack_raw(n, g):
-    axis = n.attrs
+def _stack_rule(np, g, need, axis):
     shape = g.shape[:axis] + g.shape[axis + 1:]
-    return tuple(g[_slab(axis, i, 1)].reshape(shape) if p is not None else None
-                 for i, p in enumerate(n.parents))
+    return tuple(np.reshape(np.narrow(g, axis, i, 1), shape) if p is not None else None
+                 for i, p in enumerate(need))
 
 
-_stack = defop("stack", _stack_vjp, raw=_stack_raw)
+_stack = defop("stack", rule=_stack_rule, uses=("need", "attrs"))
 
 
-# ---------------------------------------------------------------- specs
 def _one_array(draw, st, hnp):
     shape = small_shape(draw, hnp)
     return array(draw, st, hnp, shape), shape
@@ -566,7 +532,7 @@ spec("stack", lambda *ts, axis: stack(ts, axis), _make_stack,
 spec("split", _weighted_split, _make_split, ref=_weighted_split_ref)
 spec("narrow", narrow, _make_narrow, ref=lambda a, axis, start, length: a[
     (slice(None),) * axis + (slice(start, start + length),)])
-spec("unnarrow", _unnarrow, _make_unnarrow, ref=_unnarrow_ref)
+spec("unnarrow", unnarrow, _make_unnarrow, ref=_unnarrow_ref)
 spec("flip", flip, _make_axes, ref=lambda a, axes: host.flip(a, axes))
 spec("tile", tile, _make_tile, ref=host.tile)
 spec("moveaxis", moveaxis, _make_moveaxis, ref=host.moveaxis)
