@@ -6,7 +6,8 @@ each threshold and compare against numpy.
 The thresholds (module-level, read at call time so a test can lower them):
 
 - ``janusgrad.ops.reduce._SMALL`` (4096 elements): a reduction's gradient is spread back
-  by a filled copy at or below it, by ``broadcast_to`` above it (the array and the recording backward);
+  by a filled copy at or below it, by ``broadcast_to`` above it (in the array and the
+  recording backward);
 - ``janusgrad.ops.elementwise._BRANCHY`` (2048 elements): ``where(c, x, 0.0)`` (relu's,
   clamp's and where's gradients) takes the bit mask from it on, for float32/float64 only;
 - ``janusgrad.ops.elementwise`` constants cache (4096 values per dtype, then cleared;
