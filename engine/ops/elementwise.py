@@ -358,6 +358,9 @@ reciprocal = _def_unary("reciprocal", "reciprocal", lambda np, g, out: -(g * np.
                         "out")
 floor = _def_unary("floor", "floor", _zero, float_only=False)
 ceil = _def_unary("ceil", "ceil", _zero, float_only=False)
+trunc = _def_unary("trunc", "trunc", _zero, float_only=False)  # rounds toward zero
+spec("trunc", trunc, unary(avoid=(-2.0, -1.0, 0.0, 1.0, 2.0)), ref=host.trunc,
+     differentiable=False)
 round = _def_unary("round", "round", _zero, float_only=False)
 
 

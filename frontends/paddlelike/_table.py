@@ -307,6 +307,7 @@ ROWS = [
         "neg exp expm1 log log2 log10 log1p sqrt rsqrt square abs sign sin cos tan asin acos "
         "atan sinh cosh tanh sigmoid reciprocal floor ceil round isnan isinf isfinite "
         "logical_not bitwise_not").split()),
+    Row("trunc", "elementwise.trunc", "input, name=None", "input", "fmi"),
     Row("clip", clip, "x, min=None, max=None, name=None", "x, min, max", "fmi"),
     Row("clamp", clip, "x, min=None, max=None, name=None", "x, min, max", "i"),  # clamp_ only
     Row("where", "elementwise.where_", "condition, x=None, y=None, name=None", "condition, x, y"),

@@ -312,6 +312,7 @@ ROWS = [
     Row("div", _divide, "input, other, *, rounding_mode=None, out=None",
         "input, other, rounding_mode", "fmi", ("divide",)),
     Row("true_divide", E.div, forms="fmi"),
+    Row("trunc", "elementwise.trunc", forms="fmi", aliases=("fix",)),
     Row("pow", pow, forms="fmi"),
     Row("clamp", E.clamp, "input, min=None, max=None", "input, *_bounds(min, max)", "fmi",
         ("clip",)),
