@@ -45,6 +45,20 @@ def test_a_kernel_that_used_numpy_on_device_data_would_fail():
             np.exp(x.array)
 
 
+def test_a_scalar_first_operand_takes_the_arrays_module_whatever_came_before():
+    """kernel() caches a module per operand type: a Python float first met beside another
+    scalar (numpy's) must not make ``1.0 - device_array`` use numpy later (found by the
+    fake-GPU property tests of bce_with_logits, in some test orders only)."""
+    sub = E.kernel("subtract")
+    assert sub(1.0, 2.0) is np.subtract and sub(1.0, np.float64(2.0)) is np.subtract
+    with fake_gpu.installed():
+        a = FakeGpuArray(np.arange(3.0))
+        assert sub(1.0, a) is fake_xp.subtract
+        x = Tensor(backend.from_host(np.arange(3.0), GPU))
+        E.sub(1.0, Tensor(np.float64(2.0)))  # a scalar pair first, then a device operand
+        assert type(E.sub(1.0, x).array) is FakeGpuArray
+
+
 def test_the_module_of_an_array_is_found_by_its_type():
     assert backend.xp_of(np.ones(2)) is np
     assert backend.xp_of(np.float32(1.0)) is np

@@ -91,10 +91,10 @@ def kernel(name: str):
 
     def of(a, b=None):
         t = type(a)
+        if b is not None and t not in ARRAY_TYPES and type(b) in ARRAY_TYPES:
+            t = type(b)  # a Python or numpy scalar with an array: the array's module
         f = found.get(t)
         if f is None:
-            if b is not None and t not in ARRAY_TYPES and type(b) in ARRAY_TYPES:
-                return of(b)  # a Python or numpy scalar with an array
             f = found[t] = getattr(MODULES[t], name)
         return f
     return of
