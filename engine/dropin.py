@@ -219,6 +219,17 @@ def _main_module(path: str) -> types.ModuleType:
     return main
 
 
+def main(argv: list[str], public: str, shim: str) -> int:
+    """``python -m <shim> SCRIPT [ARGS...]``: ``run`` with the command line, or the usage
+    text (exit code 2) without a script."""
+    if len(argv) < 2:
+        sys.stderr.write(f"usage: python -m {shim} SCRIPT [ARGS...]\n"
+                         "Runs SCRIPT like `python SCRIPT ARGS...`,\n"
+                         f"with `import {public}` giving {shim}.\n")
+        return 2
+    return run(argv[1], argv[2:], public=public, shim=shim)
+
+
 def run(script: str, args: list[str], public: str, shim: str, restore: bool = False) -> int:
     """Run ``script`` as ``python script args...`` with ``import public`` giving ``shim``.
 

@@ -181,11 +181,14 @@ class ModuleCore:
                                        remove_duplicate)
 
     def _named_members(self, store: str, prefix: str, recurse: bool,
-                       remove_duplicate: bool = True):
+                       remove_duplicate: bool = True, unique_layers: bool | None = None):
         """(dotted name, tensor) of ``store`` ('_parameters' or '_buffers'), each tensor
-        once unless ``remove_duplicate`` is false; None entries are skipped."""
+        once unless ``remove_duplicate`` is false; None entries are skipped. Each layer is
+        visited once unless ``unique_layers`` (default: ``remove_duplicate``) is false."""
         memo = set()
-        layers = self._walk(prefix, None, remove_duplicate) if recurse else [(prefix, self)]
+        if unique_layers is None:
+            unique_layers = remove_duplicate
+        layers = self._walk(prefix, None, unique_layers) if recurse else [(prefix, self)]
         for layer_prefix, layer in layers:
             for name, value in getattr(layer, store).items():
                 if value is None or id(value) in memo:

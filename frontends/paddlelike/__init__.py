@@ -10,29 +10,7 @@ from janusgrad.mode import is_grad_enabled
 
 from . import autograd, device, nn
 from .autograd import enable_grad, no_grad, set_grad_enabled
-from .creation import (
-    arange,
-    empty,
-    empty_like,
-    eye,
-    full,
-    full_like,
-    linspace,
-    normal,
-    ones,
-    ones_like,
-    rand,
-    rand_like,
-    randint,
-    randn,
-    randn_like,
-    seed,
-    standard_normal,
-    to_tensor,
-    uniform,
-    zeros,
-    zeros_like,
-)
+from .creation import *  # noqa: F403  (paddle's factories: creation.__all__)
 from .device import get_device, is_compiled_with_cuda, is_compiled_with_xpu, set_device
 from .meta import DATATYPES, CPUPlace, CUDAPinnedPlace, CUDAPlace, DataType, Place, Size
 from .printing import set_printoptions

@@ -10,7 +10,7 @@ from __future__ import annotations
 import builtins
 
 from janusgrad import args as A
-from janusgrad.mode import no_grad as _engine_no_grad
+from janusgrad import composite as K
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import index as I
 from janusgrad.ops import linalg as L
@@ -66,30 +66,12 @@ def clip(x, min=None, max=None, name=None):  # noqa: A002
     return x if min is None and max is None else E.clamp(x, min, max)  # no bounds: x itself
 
 
-def _all_true(c):
-    """0-d bool: every element of the bool tensor ``c`` is True."""
-    return E.eq(R.sum(E.logical_not(c)), 0)
-
-
-def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
-    # kept until the neutral composite (janusgrad.composite) lands
-    with _engine_no_grad():
-        close = E.le(E.abs(E.sub(x, y)), E.add(E.mul(E.abs(y), rtol), atol))
-        if equal_nan:
-            close = E.logical_or(close, E.logical_and(E.isnan(x), E.isnan(y)))
-        return close
-
-
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
-    with _engine_no_grad():
-        return _all_true(isclose(x, y, rtol, atol, equal_nan))
+    return type(x).wrap(E.as_out(K.allclose(x, y, rtol, atol, equal_nan)))  # a 0-d bool
 
 
 def equal_all(x, y, name=None):  # shapes that differ are "not equal", not an error
-    with _engine_no_grad():
-        if x.array.shape != y.array.shape:
-            return type(x).wrap(E.as_out(False))
-        return _all_true(E.eq(x, y))
+    return type(x).wrap(E.as_out(K.all_equal(x, y)))
 
 
 def _scale(x, scale, bias, bias_after_scale):  # paddle's scale op: x * s + b or (x + b) * s
@@ -325,7 +307,12 @@ ROWS = [
     Row("greater_equal", "elementwise.ge", _XY, "x, y"),
     *(Row(n, f"elementwise.{n}", _XY, "x, y") for n in (
         "logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor".split())),
-    Row("isclose", isclose), Row("allclose", allclose), Row("equal_all", equal_all),
+    Row("isclose", K.isclose, "x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None",
+        "x, y, rtol, atol, equal_nan"),
+    Row("allclose", allclose), Row("equal_all", equal_all),
+    # in-place only, as the Tensor methods lerp_ / masked_fill_
+    Row("lerp", K.lerp, "x, y, weight, name=None", "x, y, weight", "i"),
+    Row("masked_fill", K.masked_fill, "x, mask, value, name=None", "x, mask, value", "i"),
     Row("is_tensor", is_tensor, forms="f"), Row("numel", numel, forms="f"),
     # reductions
     Row("sum", sum), Row("mean", mean), Row("prod", prod), Row("norm", norm),

@@ -161,3 +161,8 @@ def eye(num_rows, num_columns=None, dtype=None, name=None, *, out=None, device=N
               None if num_columns is None else int(_number(num_columns)),
               _float_dtype(dtype), device=device_of_place(device))
     return _flagged(t, not requires_grad)
+
+
+# what the paddle namespace re-exports: the factories of the table and those written above
+__all__ = [r.name for r in ROWS] + ["to_tensor", "normal", "randint", "seed", "full",
+                                    "arange", "linspace", "eye"]

@@ -282,13 +282,6 @@ class Tensor(_EngineTensor):
         self._check_inplace()
         return _inplace.fill(self, value)
 
-    # masked_fill_ / lerp_: kept until the neutral composites (janusgrad.composite) land
-    def masked_fill_(self, mask, value):
-        return _update(self, lambda s, m, v: _E.where_(m, v, s), mask, value)
-
-    def lerp_(self, y, weight):
-        return _update(self, lambda s, e, w: _E.add(s, _E.mul(w, _E.sub(e, s))), y, weight)
-
     def gradient(self):
         """The grad as a numpy array (deprecated in paddle, still used by old code)."""
         return None if self.grad is None else _host_copy(self.grad.array)

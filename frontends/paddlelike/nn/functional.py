@@ -5,7 +5,7 @@ from janusgrad.dropin import module_getattr as _module_getattr
 from janusgrad.nn import functional as _F
 from janusgrad.nn import variants as _V
 from janusgrad.ops import elementwise as E
-from janusgrad.ops import reduce as _R
+from janusgrad.surface import Row, install
 
 from .._table import flatten as _flatten
 from ..dialect import matmul_error
@@ -14,42 +14,10 @@ from ..meta import to_np
 _REDUCTIONS = ("mean", "sum", "none")
 
 
-def relu(x, name=None):
-    return E.relu(x)
-
-
-def sigmoid(x, name=None):
-    return E.sigmoid(x)
-
-
-def tanh(x, name=None):
-    return E.tanh(x)
-
-
-def softmax(x, axis=-1, dtype=None, name=None):
-    if dtype is not None:
-        x = E.cast(x, to_np(dtype))
-    return _R.softmax(x, axis)
-
-
-def log_softmax(x, axis=-1, dtype=None, name=None):
-    if dtype is not None:
-        x = E.cast(x, to_np(dtype))
-    return _R.log_softmax(x, axis)
-
-
 def gelu(x, approximate=False, name=None):
     if approximate is True or approximate == "tanh":
         return _F.gelu(x, "tanh")
     return _F.gelu(x, "none")
-
-
-def leaky_relu(x, negative_slope=0.01, name=None):
-    return _F.leaky_relu(x, negative_slope)
-
-
-def softplus(x, beta=1, threshold=20, name=None):
-    return _F.softplus(x, beta, threshold)
 
 
 def linear(x, weight, bias=None, name=None):
@@ -206,7 +174,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     loss = cross_entropy(logits, label, ignore_index=ignore_index, reduction="none",
                          soft_label=soft_label, axis=axis)
     if return_softmax:
-        return loss, softmax(logits, axis)
+        return loss, softmax(logits, axis)  # noqa: F821 (installed below)
     return loss
 
 
@@ -215,16 +183,20 @@ def one_hot(x, num_classes, name=None):
     return _V.one_hot(x, num_classes, default_float)
 
 
-def flatten(x, start_axis=0, stop_axis=-1, name=None):
-    return _flatten(x, start_axis, stop_axis)
-
-
-def square_error_cost(input, label):  # noqa: A002
-    return E.square(E.sub(input, label))
-
-
-def mean(x):
-    return _R.mean(x)
-
+# the functions that only rename or drop arguments, as table rows over engine functions
+install([
+    Row("relu", "elementwise.relu", "x, name=None", "x"),
+    Row("sigmoid", "elementwise.sigmoid", "x, name=None", "x"),
+    Row("tanh", "elementwise.tanh", "x, name=None", "x"),
+    *(Row(n, f"reduce.{n}", "x, axis=-1, dtype=None, name=None",
+          "x if dtype is None else E.cast(x, to_np(dtype)), axis") for n in ("softmax",
+                                                                               "log_softmax")),
+    Row("leaky_relu", _F.leaky_relu, "x, negative_slope=0.01, name=None", "x, negative_slope"),
+    Row("softplus", _F.softplus, "x, beta=1, threshold=20, name=None", "x, beta, threshold"),
+    Row("flatten", _flatten, "x, start_axis=0, stop_axis=-1, name=None",
+        "x, start_axis, stop_axis"),
+    Row("square_error_cost", E.square, "input, label", "E.sub(input, label)"),
+    Row("mean", "reduce.mean", "x", "x"),
+], globals(), None, module="paddle.nn.functional", env={"E": E, "to_np": to_np})
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn.functional")

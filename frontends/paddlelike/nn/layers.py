@@ -115,13 +115,9 @@ class LayerList(Layer):
         setattr(self, str(self._index(idx)), sublayer)
 
     def __delitem__(self, idx) -> None:
-        keys = list(self._sub_layers)
         layers = list(self._sub_layers.values())
         del layers[idx]
-        for k in keys:
-            del self._sub_layers[k]
-        for i, layer in enumerate(layers):
-            self._sub_layers[str(i)] = layer
+        self._renumber(layers)
 
     def __len__(self) -> int:
         return len(self._sub_layers)
@@ -136,9 +132,7 @@ class LayerList(Layer):
     def insert(self, index: int, sublayer) -> None:
         layers = list(self._sub_layers.values())
         layers.insert(index, sublayer)
-        self._sub_layers.clear()
-        for i, layer in enumerate(layers):
-            self._sub_layers[str(i)] = layer
+        self._renumber(layers)
 
     def extend(self, sublayers):
         for layer in sublayers:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from janusgrad.backend import device_of, to_device
 from janusgrad.mode import no_grad
 from janusgrad.nn import variants as _V
+from janusgrad.nn.optim_state import group_params, shared_with
 from janusgrad.tensor import Tensor as _EngineTensor
 
 from ..nn.parameter import unique_name
@@ -68,18 +69,12 @@ class Optimizer:
         return {}
 
     def _add_param_group(self, group: dict) -> None:
-        params = group["params"]
-        if isinstance(params, _EngineTensor):
-            group["params"] = [params]
-        elif isinstance(params, set):
-            raise TypeError("optimizer parameters should be in ordered collections,but "
-                            "received set, please use list instead.")
-        else:
-            group["params"] = list(params)
+        group["params"] = group_params(group["params"], TypeError(
+            "optimizer parameters should be in ordered collections,but received set, please "
+            "use list instead."))
         for k, v in self._default_dict.items():
             group.setdefault(k, v)
-        seen = {id(p) for g in self._param_groups for p in g["params"]}
-        if any(id(p) in seen for p in group["params"]):
+        if shared_with(self._param_groups, group["params"]):
             raise ValueError("some parameters appear in more than one parameter group")
         for p in group["params"]:
             wd = group["weight_decay"]
