@@ -258,6 +258,8 @@ def build(rule, uses: tuple, arrays: bool, same=None):
         run = _array_fast_path(rule, uses, per_input, multi, same)
         if run is not None:
             return run
+    else:
+        return _tensor_path(rule, uses, per_input, multi, same)
     spaces = ARRAYS
     fetch = _fetcher(uses, arrays)
     if per_input and len(rule) == 2:
@@ -299,6 +301,33 @@ def build(rule, uses: tuple, arrays: bool, same=None):
 # the operands that need no check on arrays, as expressions of the node ``n``
 _EXPRESSIONS = {"out": "n.out_data", "attrs": "n.attrs", "shape": "n.shapes[0]",
                 "need": "n.parents"}
+
+
+# the operands on tensors, as expressions of the node ``n`` (nothing declines there)
+_TENSOR_EXPRESSIONS = {"x": "n.saved[0]", "y": "n.saved[1]", "z": "n.saved[2]",
+                       "out": "n.output()", "attrs": "n.attrs", "shape": "n.shapes[0]",
+                       "need": "n.parents"}
+
+
+def _tensor_path(rule, uses, per_input, multi, same):
+    """``run`` on tensors (create_graph, hooks, anomaly mode, a declined array call):
+    generated as one function per op, the operands fetched inline (this runs once per node
+    of every recording backward: F, the third derivative, spends its time here)."""
+    args = "".join(", " + _TENSOR_EXPRESSIONS[u] for u in uses)
+    scope = {"np": TENSORS, "rule": rule, "same": same}
+    if not per_input:
+        body = [f"return rule(np, g{args})" if multi else f"return (rule(np, g{args}),)"]
+    else:
+        scope.update({f"r{i}": r for i, r in enumerate(rule)})
+        body = ["p = n.parents"]
+        if same is not None:
+            body.append(f"if p[0] is p[1] is not None and n.saved[0] is n.saved[1]: "
+                        f"return same(np, g{args}), None")
+        grads = ["None" if r is None else f"r{i}(np, g{args}) if p[{i}] is not None else None"
+                 for i, r in enumerate(rule)]
+        body.append("return (" + "".join(f"{e}, " for e in grads) + ")")
+    exec("def run(n, g):\n" + "".join(f"    {line}\n" for line in body), scope)
+    return scope["run"]
 
 
 def _array_fast_path(rule, uses, per_input, multi, same):
