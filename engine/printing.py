@@ -62,3 +62,22 @@ def float_stats(values: list) -> tuple[bool, float | None, float | None]:
     if not nonzero:
         return integral, None, None
     return integral, max(nonzero), min(nonzero)
+
+
+def layout(values, ndim: int, indent: int, width: int, linewidth: int, item,
+           cut: str = "...") -> str:
+    """Nested brackets around ``values`` (as ``nested`` gives them), as both frameworks lay
+    them out: each element is ``item(v)``; a row of a 1-d block holds as many elements of
+    ``width`` (plus ", ") as fit in ``linewidth`` after ``indent``; the blocks of an n-d
+    level are separated by n - 1 newlines and aligned one column right of their bracket;
+    ``cut`` stands for the elided middle of a row."""
+    if ndim == 0:
+        return item(values)
+    if ndim == 1:
+        per_line = max(1, (linewidth - indent) // (width + 2))
+        data = [cut if v is ... else item(v) for v in values]
+        lines = [", ".join(data[i:i + per_line]) for i in range(0, len(data), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+    parts = ["..." if v is ... else layout(v, ndim - 1, indent + 1, width, linewidth, item, cut)
+             for v in values]
+    return "[" + ("," + "\n" * (ndim - 1) + " " * (indent + 1)).join(parts) + "]"

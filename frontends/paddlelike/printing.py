@@ -10,7 +10,7 @@ leading space.  Items per line = (linewidth - indent) // (width + 2).
 """
 from __future__ import annotations
 
-from janusgrad.printing import nested, shown_values
+from janusgrad.printing import layout, nested, shown_values
 
 from .meta import of_np, place_of
 
@@ -53,22 +53,6 @@ def _pad(s: str, v, width: int, signed: bool) -> str:
     return s.ljust(width)
 
 
-def _format(values, shape, summary, indent, width, signed, is_float):
-    """``values`` is the nested list for ``shape`` (with ... for cut middles)."""
-    if not shape:
-        return _pad(_item(values, is_float), values, width, signed)
-    if len(shape) == 1:
-        items = [("..." if v is ... else _pad(_item(v, is_float), v, width, signed))
-                 for v in values]
-        per_line = max(1, (OPTIONS.linewidth - indent) // (width + 2))
-        lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
-        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
-    parts = ["..." if v is ... else
-             _format(v, shape[1:], summary, indent + 1, width, signed, is_float)
-             for v in values]
-    return "[" + ("," + "\n" * (len(shape) - 1) + " " * (indent + 1)).join(parts) + "]"
-
-
 def format_data(array, indent: int) -> str:
     """The data part of the repr (what follows the header line)."""
     shape = array.shape
@@ -85,7 +69,8 @@ def format_data(array, indent: int) -> str:
             if n > width:
                 width = n
     values = nested(array, summary, OPTIONS.edgeitems)  # copies only what is shown
-    return _format(values, shape, summary, indent, width, signed, is_float)
+    return layout(values, len(shape), indent, width, OPTIONS.linewidth,
+                  lambda v: _pad(_item(v, is_float), v, width, signed))
 
 
 def to_string(t, prefix: str = "Tensor") -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from janusgrad.backend import device_of, ndarray
-from janusgrad.printing import float_stats, nested, shown_values
+from janusgrad.printing import float_stats, layout, nested, shown_values
 
 from ._device import device_str
 
@@ -64,27 +64,12 @@ class _Formatter:
         return " " * (self.width - len(s)) + s
 
 
-def _vector(values: list, indent: int, fmt: _Formatter) -> str:
-    per_line = max(1, (LINEWIDTH - indent) // (fmt.width + 2))
-    data = [" ..." if v is ... else fmt.format(v) for v in values]
-    lines = [", ".join(data[i:i + per_line]) for i in range(0, len(data), per_line)]
-    return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
-
-
-def _layout(values, ndim: int, indent: int, fmt: _Formatter) -> str:
-    if ndim == 0:
-        return fmt.format(values)
-    if ndim == 1:
-        return _vector(values, indent, fmt)
-    parts = ["..." if v is ... else _layout(v, ndim - 1, indent + 1, fmt) for v in values]
-    return "[" + ("," + "\n" * (ndim - 1) + " " * (indent + 1)).join(parts) + "]"
-
-
 def tensor_body(array, indent: int) -> str:
     """The bracketed values of a non-empty array, as torch lays them out."""
     summarize = array.size > THRESHOLD
     fmt = _Formatter(shown_values(array, summarize, EDGEITEMS), array.dtype.kind == "f")
-    return _layout(nested(array, summarize, EDGEITEMS), array.ndim, indent, fmt)
+    return layout(nested(array, summarize, EDGEITEMS), array.ndim, indent, fmt.width,
+                  LINEWIDTH, fmt.format, cut=" ...")
 
 
 def _add_suffixes(text: str, suffixes: list, indent: int) -> str:
