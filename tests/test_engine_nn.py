@@ -109,3 +109,34 @@ def test_strided_views_of_a_storage():
                                   [[1, 3, 5], [2, 4, 6]])
     assert EIO.contiguous_strides((2, 3, 4)) == (12, 4, 1)
     assert EIO.strided_from_flat(flat, 4, (), ()) == 4
+
+
+def test_child_list_core_indexes_edits_and_renumbers():
+    from janusgrad.nn.module import ChildList, ModuleCore
+
+    class Box(ChildList, ModuleCore):
+        def __init__(self, children=()) -> None:
+            self._init_stores()
+            self.extend(children)
+
+        def _add_child(self, name, child) -> None:
+            self._children[name] = child
+
+    a, b, c, d = (ModuleCore() for _ in range(4))
+    for m in (a, b, c, d):
+        m._init_stores()
+    box = Box([a, b, c])
+    assert len(box) == 3 and list(box) == [a, b, c]
+    assert box[-1] is c and list(box[1:]) == [b, c] and type(box[1:]) is Box
+    with pytest.raises(IndexError, match="index 3 is out of range"):
+        box[3]
+    box[-3] = d
+    assert box[0] is d
+    box.insert(1, a)
+    assert list(box) == [d, a, b, c] and list(box._children) == ["0", "1", "2", "3"]
+    del box[-1]
+    del box[:1]
+    assert list(box) == [a, b] and list(box._children) == ["0", "1"]
+    with pytest.raises(IndexError):
+        del box[-3]
+    assert Box([lambda x: x + 1, lambda x: x * 2])._run_in_order(3) == 8

@@ -436,3 +436,24 @@ def test_deepcopy_dtype_and_no_bias():
                 list(nobias.state_dict().keys()))
     a, b = _both(probe)
     assert a == b
+
+
+def test_container_edits_keep_order():
+    """Assigning to a position keeps it in place; insert/del renumber; errors by paddle."""
+    def build(m):
+        ll = m.nn.LayerList([m.nn.ReLU(), m.nn.Tanh()])
+        ll[0] = m.nn.Sigmoid()
+        ll.insert(1, m.nn.Flatten())
+        del ll[-1]
+        seq = m.nn.Sequential(m.nn.ReLU(), m.nn.Tanh())
+        seq[0] = m.nn.Sigmoid()
+        seq.extend([m.nn.ReLU()])
+        out = [repr(ll), list(ll._sub_layers), repr(seq), repr(seq[1:])]
+        for bad in (lambda: ll[5], lambda: ll.__delitem__(-4), lambda: seq[9]):
+            try:
+                bad()
+            except IndexError as e:
+                out.append(str(e))
+        return out
+    a, b = _both(build)
+    assert a == b

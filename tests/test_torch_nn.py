@@ -389,3 +389,25 @@ def test_load_state_dict_errors_like_torch(state, strict):
         assert build(torchlike) == build(torch)
     else:
         assert ours == real
+
+
+def test_container_edits_keep_order():
+    """Assigning to a position keeps it in place; insert/del renumber; torch's errors."""
+    def build(m):
+        ml = m.nn.ModuleList([m.nn.ReLU(), m.nn.Tanh()])
+        ml[0] = m.nn.Sigmoid()
+        ml.insert(1, m.nn.Flatten())
+        ml += [m.nn.ReLU()]
+        del ml[0]
+        seq = m.nn.Sequential(m.nn.ReLU(), m.nn.Tanh())
+        seq[-2] = m.nn.Sigmoid()
+        seq.insert(2, m.nn.ReLU())
+        del seq[1:2]
+        out = [repr(ml), list(ml._modules), repr(seq), repr(seq + seq), repr(seq[::-1])]
+        for bad in (lambda: ml[5], lambda: seq.insert(9, m.nn.ReLU()), lambda: seq[-9]):
+            try:
+                bad()
+            except IndexError as e:
+                out.append(str(e))
+        return out
+    assert build(torch) == build(torchlike)

@@ -65,7 +65,8 @@ class ModuleCore:
         if isinstance(value, self._PARAMETER):
             if params is None:
                 raise self._early_error("parameter")
-            self._forget(name)
+            if name not in params:  # a re-assigned name keeps its place in the order
+                self._forget(name)
             self._put_parameter(name, value)
             return
         if params is not None and name in params:
@@ -77,7 +78,8 @@ class ModuleCore:
         if isinstance(value, ModuleCore):
             if children is None:
                 raise self._early_error("child")
-            self._forget(name)
+            if name not in children:
+                self._forget(name)
             children[name] = value
             return
         if children is not None and name in children:
@@ -289,6 +291,72 @@ class ModuleCore:
         for name, child in children.items():
             if child is not None:
                 child._load_walk(state, prefix + name + ".", result)
+
+
+class ChildList:
+    """The list side of a container layer (mixed in before a ``ModuleCore`` subclass):
+    children in registration order, positions as ints (negative from the end), and list
+    edits that renumber the children '0', '1', ....
+
+    The dialect supplies ``_add_child(name, child)`` (its registering call, with its
+    checks) and may reword ``_range_error``; slicing builds ``type(self)(children)`` unless
+    ``_slice`` says otherwise.
+    """
+
+    def __len__(self) -> int:
+        return len(self.__dict__[self._CHILDREN])
+
+    def __iter__(self):
+        return iter(self.__dict__[self._CHILDREN].values())
+
+    def _range_error(self, idx: int, n: int) -> Exception:
+        return IndexError(f"index {idx} is out of range")
+
+    def _position(self, idx: int) -> int:
+        n = len(self)
+        if not -n <= idx < n:
+            raise self._range_error(idx, n)
+        return idx + n if idx < 0 else idx
+
+    def _key_at(self, idx: int) -> str:
+        return list(self.__dict__[self._CHILDREN])[self._position(idx)]
+
+    def _slice(self, idx: slice):
+        return type(self)(list(self)[idx])
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return self._slice(idx)
+        return list(self)[self._position(idx)]
+
+    def __setitem__(self, idx: int, child) -> None:
+        setattr(self, self._key_at(idx), child)
+
+    def __delitem__(self, idx) -> None:
+        children = list(self)
+        del children[idx if isinstance(idx, slice) else self._position(idx)]
+        self._renumber(children)
+
+    def append(self, child):
+        self._add_child(str(len(self)), child)
+        return self
+
+    def extend(self, children):
+        for child in children:
+            self.append(child)
+        return self
+
+    def insert(self, index: int, child) -> None:
+        """Before position ``index``, as ``list.insert`` places it."""
+        children = list(self)
+        children.insert(index, child)
+        self._renumber(children)
+
+    def _run_in_order(self, x):
+        """Each child applied to the previous one's output (a sequential forward)."""
+        for child in self.__dict__[self._CHILDREN].values():
+            x = child(x)
+        return x
 
 
 class StateLoad:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from janusgrad.nn.module import ChildList
+
 from . import functional as F
 from .layer import Layer
 from .parameter import ParamAttr
@@ -37,8 +39,10 @@ class Linear(Layer):
                 f"out_features={self.weight.array.shape[1]}, dtype={self._dtype}{name}")
 
 
-class Sequential(Layer):
+class Sequential(ChildList, Layer):
     """Layers applied in order; ``Sequential(a, b)`` or ``Sequential(('name', a), ...)``."""
+
+    _add_child = Layer.add_sublayer
 
     def __init__(self, *layers) -> None:
         super().__init__()
@@ -52,17 +56,14 @@ class Sequential(Layer):
             for idx, layer in enumerate(layers):
                 self.add_sublayer(str(idx), layer)
 
+    def _slice(self, idx: slice):
+        return self.__class__(*list(self)[idx])
+
+    # paddle's Sequential also takes names, and keeps the others' names on edits
     def __getitem__(self, name):
-        if isinstance(name, slice):
-            return self.__class__(*(list(self._sub_layers.values())[name]))
         if isinstance(name, str):
             return self._sub_layers[name]
-        n = len(self._sub_layers)
-        if name >= n or name < -n:
-            raise IndexError(f"index {name} is out of range")
-        if name < 0:
-            name += n
-        return list(self._sub_layers.values())[name]
+        return super().__getitem__(name)
 
     def __setitem__(self, name, layer) -> None:
         if not isinstance(name, str):
@@ -74,70 +75,23 @@ class Sequential(Layer):
             name = list(self._sub_layers.keys())[name]
         del self._sub_layers[name]
 
-    def __len__(self) -> int:
-        return len(self._sub_layers)
-
-    def __iter__(self):
-        return iter(self._sub_layers.values())
-
-    def append(self, layer):
-        self.add_sublayer(str(len(self._sub_layers)), layer)
-        return self
-
     def forward(self, input):  # noqa: A002
-        for layer in self._sub_layers.values():
-            input = layer(input)
-        return input
+        return self._run_in_order(input)
 
 
-class LayerList(Layer):
+class LayerList(ChildList, Layer):
     """A list of sub-layers (registered, indexable, no forward)."""
+
+    _add_child = Layer.add_sublayer
 
     def __init__(self, sublayers=None) -> None:
         super().__init__()
         if sublayers is not None:
-            for idx, layer in enumerate(sublayers):
-                self.add_sublayer(str(idx), layer)
+            self.extend(sublayers)
 
-    def _index(self, idx: int) -> int:
-        n = len(self._sub_layers)
-        if not -n <= idx < n:
-            raise IndexError(f"index {idx} is out of range, should be an integer in range "
-                             f"[{-n}, {n})")
-        return idx + n if idx < 0 else idx
-
-    def __getitem__(self, idx):
-        if isinstance(idx, slice):
-            return self.__class__(list(self._sub_layers.values())[idx])
-        return self._sub_layers[str(self._index(idx))]
-
-    def __setitem__(self, idx, sublayer) -> None:
-        setattr(self, str(self._index(idx)), sublayer)
-
-    def __delitem__(self, idx) -> None:
-        layers = list(self._sub_layers.values())
-        del layers[idx]
-        self._renumber(layers)
-
-    def __len__(self) -> int:
-        return len(self._sub_layers)
-
-    def __iter__(self):
-        return iter(self._sub_layers.values())
-
-    def append(self, sublayer):
-        self.add_sublayer(str(len(self)), sublayer)
-        return self
-
-    def insert(self, index: int, sublayer) -> None:
-        layers = list(self._sub_layers.values())
-        layers.insert(index, sublayer)
-        self._renumber(layers)
-
-    def extend(self, sublayers):
-        for layer in sublayers:
-            self.append(layer)
-        return self
+    def _range_error(self, idx: int, n: int) -> Exception:
+        return IndexError(f"index {idx} is out of range, should be an integer in range "
+                          f"[{-n}, {n})")
 
 
 class _Activation(Layer):
