@@ -140,3 +140,15 @@ def test_child_list_core_indexes_edits_and_renumbers():
     with pytest.raises(IndexError):
         del box[-3]
     assert Box([lambda x: x + 1, lambda x: x * 2])._run_in_order(3) == 8
+
+
+def test_nested_walks_keep_mapping_types_and_find_leaves():
+    from collections import OrderedDict, defaultdict, namedtuple
+
+    pair = namedtuple("pair", "a b")
+    obj = OrderedDict(x=[1, (2, pair(3, "s"))], y=defaultdict(list, z=4))
+    out = ND.map_nested(obj, lambda v: isinstance(v, int), lambda v: v * 10)
+    assert type(out) is OrderedDict and out["x"] == [10, (20, pair(30, "s"))]
+    assert type(out["y"]) is dict and out["y"] == {"z": 40}  # not made from a dict: plain
+    assert ND.any_nested({"k": [{5}]}, lambda v: v == 5)
+    assert not ND.any_nested({"k": [("a",)]}, lambda v: v == 5)

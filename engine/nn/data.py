@@ -97,8 +97,9 @@ def group_indices(indices, batch_size: int, drop_last: bool):
 
 def map_nested(obj, is_leaf: Callable, fn: Callable, tuples_as_lists: bool = False):
     """``fn`` applied to every leaf of nested dicts, lists, tuples and named tuples (the
-    containers rebuilt, dicts as plain dicts; tuples as lists when ``tuples_as_lists``);
-    anything else is returned as is."""
+    containers rebuilt, a dict as its own type when that type can be built from a dict, as
+    torch's default_convert does; tuples as lists when ``tuples_as_lists``); anything else
+    is returned as is."""
     if is_leaf(obj):
         return fn(obj)
     if isinstance(obj, tuple) and hasattr(obj, "_fields"):
@@ -109,5 +110,21 @@ def map_nested(obj, is_leaf: Callable, fn: Callable, tuples_as_lists: bool = Fal
     if isinstance(obj, list):
         return [map_nested(x, is_leaf, fn, tuples_as_lists) for x in obj]
     if isinstance(obj, dict):
-        return {k: map_nested(v, is_leaf, fn, tuples_as_lists) for k, v in obj.items()}
+        items = {k: map_nested(v, is_leaf, fn, tuples_as_lists) for k, v in obj.items()}
+        try:
+            return items if type(obj) is dict else type(obj)(items)
+        except TypeError:  # a mapping type not made from a dict (defaultdict)
+            return items
     return obj
+
+
+def any_nested(obj, cond: Callable) -> bool:
+    """Whether ``cond`` holds for ``obj`` or anything inside its (nested) dict values,
+    lists, tuples and sets."""
+    if cond(obj):
+        return True
+    if isinstance(obj, dict):
+        return any(any_nested(v, cond) for v in obj.values())
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return any(any_nested(v, cond) for v in obj)
+    return False

@@ -18,6 +18,8 @@ import os
 import pickle
 
 from janusgrad.backend import from_host, is_array
+from janusgrad.nn.data import any_nested as _any_nested
+from janusgrad.nn.data import map_nested as _map_nested
 from janusgrad.tensor import Tensor as _EngineTensor
 
 from .device import expected_device
@@ -34,14 +36,8 @@ def _name_of(t, key=None) -> str:
     return key if key is not None else tensor_name(t)
 
 
-def _contains_tensor(obj) -> bool:
-    if isinstance(obj, _EngineTensor):
-        return True
-    if isinstance(obj, dict):
-        return any(_contains_tensor(v) for v in obj.values())
-    if isinstance(obj, (list, tuple, set)):
-        return any(_contains_tensor(v) for v in obj)
-    return False
+def _is_tensor(obj) -> bool:
+    return isinstance(obj, _EngineTensor)
 
 
 def _is_state_dict(obj) -> bool:
@@ -49,23 +45,11 @@ def _is_state_dict(obj) -> bool:
         return False
     for value in obj.values():
         if isinstance(value, dict):
-            if any(_contains_tensor(v) for v in value.values()):
+            if any(_any_nested(v, _is_tensor) for v in value.values()):
                 return False
         elif not isinstance(value, _EngineTensor):
             return False
     return True
-
-
-def _tensors_to_tuples(obj):
-    if isinstance(obj, _EngineTensor):
-        return (_name_of(obj), _host_copy(obj.array))
-    if type(obj) in (dict, __import__("collections").OrderedDict):
-        return type(obj)((k, _tensors_to_tuples(v)) for k, v in obj.items())
-    if type(obj) is list:
-        return [_tensors_to_tuples(v) for v in obj]
-    if type(obj) is tuple:
-        return tuple(_tensors_to_tuples(v) for v in obj)
-    return obj
 
 
 def save(obj, path, protocol: int = 4, **configs) -> None:
@@ -83,7 +67,7 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
                 data[key] = value
         data[NAME_TABLE] = names
     else:
-        data = _tensors_to_tuples(obj)
+        data = _map_nested(obj, _is_tensor, lambda t: (_name_of(t), _host_copy(t.array)))
     if isinstance(path, (str, os.PathLike)):
         path = os.fspath(path)
         if os.path.basename(path) == "":
@@ -102,28 +86,6 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
 def _is_name_array_pair(obj) -> bool:
     return type(obj) is tuple and len(obj) == 2 and isinstance(obj[0], str) and \
         is_array(obj[1])
-
-
-def _any(obj, cond) -> bool:
-    if cond(obj):
-        return True
-    if isinstance(obj, dict):
-        return any(_any(v, cond) for v in obj.values())
-    if isinstance(obj, (list, tuple)):
-        return any(_any(v, cond) for v in obj)
-    return False
-
-
-def _convert(obj, cond, fn):
-    if cond(obj):
-        return fn(obj)
-    if isinstance(obj, dict):
-        return type(obj)((k, _convert(v, cond, fn)) for k, v in obj.items())
-    if type(obj) is list:
-        return [_convert(v, cond, fn) for v in obj]
-    if type(obj) is tuple:
-        return tuple(_convert(v, cond, fn) for v in obj)
-    return obj
 
 
 def _tensor(a, return_numpy: bool):
@@ -206,6 +168,6 @@ def load(path, weights_only: bool = True, **configs):
         if not keep_name_table:
             del result[NAME_TABLE]
         return result
-    if _any(result, _is_name_array_pair):
-        return _convert(result, _is_name_array_pair, lambda t: _tensor(t[1], return_numpy))
-    return _convert(result, is_array, lambda a: _tensor(a, return_numpy))
+    if _any_nested(result, _is_name_array_pair):
+        return _map_nested(result, _is_name_array_pair, lambda t: _tensor(t[1], return_numpy))
+    return _map_nested(result, is_array, lambda a: _tensor(a, return_numpy))
