@@ -671,7 +671,7 @@ def _int_case(draw, st, hnp, lo=0, hi=4):
 def _logical_case(op):
     def make(draw, st, hnp):
         [a], kw = with_axis()(draw, st, hnp)
-        return [host.where(host.abs(a) < 0.7, 0.0, a)], kw
+        return [host.where(host.abs(a) < 0.7, 0.0, a)], kw  # host-ok: drawn data
     return make
 
 
@@ -712,7 +712,8 @@ def _uc_ref(a, axis, part):
 
 def _bincount_case(draw, st, hnp):
     n = draw(st.integers(0, 6))
-    a = host.array(draw(st.lists(st.integers(0, 5), min_size=n, max_size=n)), float64)
+    values = draw(st.lists(st.integers(0, 5), min_size=n, max_size=n))
+    a = host.array(values, float64)  # host-ok: drawn data
     w = array(draw, st, hnp, (n,))
     return [a, w], {"minlength": draw(st.integers(0, 8)), "weighted": draw(st.booleans())}
 
@@ -743,7 +744,7 @@ def _histc_ref(a, bins, min, max):  # noqa: A002
 
 
 def _search_case(draw, st, hnp):
-    seq = host.sort(array(draw, st, hnp, (draw(st.integers(0, 5)),)))
+    seq = host.sort(array(draw, st, hnp, (draw(st.integers(0, 5)),)))  # host-ok: drawn data
     [v] = _int_case(draw, st, hnp, -2, 2)
     return [seq, v], {"right": draw(st.booleans())}
 
@@ -788,7 +789,7 @@ spec("cumprod", cumprod, _cumprod_case, ref=_cum_ref(host.cumprod))
 spec("logcumsumexp", logcumsumexp, _axis_case(min_dims=0, distinct=False), ref=_lcse_ref)
 def _sparse_case(draw, st, hnp):
     a = array(draw, st, hnp, small_shape(draw, hnp))
-    return [host.where(host.abs(a) < 0.7, 0.0, a)], {}
+    return [host.where(host.abs(a) < 0.7, 0.0, a)], {}  # host-ok: drawn data
 
 
 spec("nonzero", nonzero, _sparse_case,
