@@ -487,7 +487,7 @@ def bincount(x, weights=None, minlength=0):
     return _plain(x, xp.bincount(a, weights=w, minlength=minlength).astype(dt, copy=False))
 
 
-def histc(x, bins=100, min=0, max=0):  # noqa: A002
+def histc(x, bins=100, min=0, max=0, weights=None, density=False):  # noqa: A002
     """Counts in ``bins`` equal bins over [min, max] (the data's range where both are
     equal; widened by one each side where that is a point); elements outside are left
     out.  Same float dtype as ``x``."""
@@ -510,8 +510,16 @@ def histc(x, bins=100, min=0, max=0):  # noqa: A002
     v = a[inside].astype(float64)
     pos = ((v - lo) * bins / (hi - lo)).astype(int64)
     pos = xp.minimum(pos, bins - 1)
-    out = xp.bincount(pos, minlength=bins)[:bins]
-    return _plain(x, out.astype(a.dtype if a.dtype.kind == "f" else default_float))
+    w = None if weights is None else weights.array[inside]
+    out = xp.bincount(pos, weights=w, minlength=bins)[:bins]
+    if density:
+        with quiet(invalid="ignore", divide="ignore"):
+            out = out / (out.sum() * ((hi - lo) / bins))
+    if w is not None and w.dtype.kind == "f":
+        dt = w.dtype
+    else:
+        dt = a.dtype if a.dtype.kind == "f" else default_float
+    return _plain(x, out.astype(dt))
 
 
 # ---------------------------------------------------------------- searchsorted, isin
