@@ -210,28 +210,37 @@ def median_all(x, ignore_nan=False):
                   save_out=True)
 
 
-def median_avg(x, axis=None, keepdims=False):
+def median_avg(x, axis=None, keepdims=False, ignore_nan=False):
     """paddle's median (mode 'avg'): the mean of the two middle elements along ``axis``
-    (all elements for None) for an even count, the middle one for an odd count; each
-    takes its share of the gradient."""
+    (all elements for None) for an even count, the middle one for an odd count, each
+    taking its share of the gradient; NaN where the slice holds one (``ignore_nan``: of
+    the slice's other elements, NaN where all are)."""
     if axis is None:
-        flat = reshape(x, (-1,))
-        out = median_avg(flat, 0, False)
+        out = median_avg(reshape(x, (-1,)), 0, False, ignore_nan)
         return reshape(out, (1,) * x.array.ndim) if keepdims else out
     axis = _axis(x, "median", axis)
     a = x.array
-    if not a.ndim:
-        return _pick(x, xp_of(a).zeros((), dtype=int64), 0)
-    xf = x if a.dtype.kind == "f" else cast(x, default_float)
-    n = a.shape[axis]
     xp = xp_of(a)
+    xf = x if a.dtype.kind == "f" else cast(x, default_float)
+    if not a.ndim:
+        return _pick(xf, xp.zeros((), dtype=int64), 0)
+    _empty_check(x, "median", axis)
+    n = a.shape[axis]
     order = _argsort_array(a, axis, False)
     ones = xp.ones(_one_at(a.shape, axis), int64)
-    lo, _ = _selected(xf, order, ((n - 1) // 2) * ones, axis, keepdims)
-    if n % 2:
-        return lo
-    hi, _ = _selected(xf, order, (n // 2) * ones, axis, keepdims)
-    return mul(_add(lo, hi), 0.5)
+    if a.dtype.kind == "f":
+        count = (~xp.isnan(a)).sum(axis=axis, keepdims=True).astype(int64)  # NaN sorts last
+    else:
+        count = n * ones
+    if ignore_nan:
+        lo, hi = xp.maximum(count - 1, 0) // 2, count // 2
+        hi = xp.minimum(hi, n - 1)
+    else:
+        lo = xp.where(count < n, count, (n - 1) // 2)
+        hi = xp.where(count < n, count, n // 2)
+    low, _ = _selected(xf, order, lo * ones, axis, keepdims)
+    high, _ = _selected(xf, order, hi * ones, axis, keepdims)
+    return mul(_add(low, high), 0.5)
 
 
 def mode(x, axis=-1, keepdims=False):

@@ -310,15 +310,26 @@ def kthvalue(x, k, axis=None, keepdim=False, name=None):
     return tuple(Q.kthvalue(x, int(_int_axis(k)), _last(axis), keepdim))
 
 
-def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
+def _median(x, axis, keepdim, mode, ignore_nan):
     if mode == "avg":
-        return Q.median_avg(x, None if axis is None else _int_axis(axis), keepdim)
+        return Q.median_avg(x, None if axis is None else _int_axis(axis), keepdim, ignore_nan)
     if mode != "min":
         raise ValueError(f"Mode {mode} is not supported. Must be avg or min.")
     if axis is None:  # the lower median of all elements, its value only
-        v = Q.median(S.flatten(x), 0)[0]
+        v = Q.median(S.flatten(x), 0, False, ignore_nan)[0]
         return S.reshape(v, (1,) * x.array.ndim) if keepdim else v
-    return tuple(Q.median(x, _int_axis(axis), keepdim))
+    values, indices = Q.median(x, _int_axis(axis), keepdim, ignore_nan)
+    if ignore_nan:  # a slice of NaNs only: index -1
+        indices = E.where_(E.isnan(values), -1, indices)
+    return values, indices
+
+
+def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
+    return _median(x, axis, keepdim, mode, False)
+
+
+def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
+    return _median(x, axis, keepdim, mode, True)
 
 
 def mode(x, axis=-1, keepdim=False, name=None):
@@ -513,7 +524,8 @@ ROWS = [
     Row("any", "sorting.any", "x, axis=None, keepdim=False, name=None, *, out=None",
         "x, _axes(axis), keepdim"),
     Row("sort", sort), Row("argsort", argsort), Row("msort", msort), Row("topk", topk),
-    Row("kthvalue", kthvalue), Row("median", median), Row("mode", mode),
+    Row("kthvalue", kthvalue), Row("median", median), Row("nanmedian", nanmedian),
+    Row("mode", mode),
     Row("cumprod", cumprod, forms="fmi"), Row("cummax", cummax), Row("cummin", cummin),
     Row("logcumsumexp", logcumsumexp), Row("nonzero", nonzero),
     Row("argwhere", "sorting.nonzero", "input", "input"),
