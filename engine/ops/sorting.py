@@ -275,6 +275,12 @@ def mode(x, axis=-1, keepdims=False):
     return values, _plain(x, idx)
 
 
+def _as_vector(x, op, axis, fn):
+    """``fn`` along axis 0 of the 0-d ``x`` taken as a vector of one element."""
+    checked_axis(x, op, axis)
+    return reshape(fn(reshape(x, (1,)), 0), ())
+
+
 # ---------------------------------------------------------------- cummax, cummin
 def _cum_extreme(x, op, axis):
     a = x.array
@@ -352,16 +358,26 @@ def _cumprod_grad_recorded(x, g, axis):
 _cumprod = defop("cumprod", _cumprod_vjp)
 
 
-def cumprod(x, axis):
+def _scan(op, kernel):
+    """The public scan ``op(x, axis)``: ``kernel`` on a checked axis (0-d x as a vector)."""
+    def scan(x, axis):
+        if not x.array.ndim:
+            return _as_vector(x, op, axis, scan)
+        return kernel(x, _axis(x, op, axis))
+    scan.__name__ = scan.__qualname__ = op
+    scan.__doc__ = kernel.__doc__
+    return scan
+
+
+def _cumprod_kernel(x, axis):
     """Running product along ``axis``; integer and bool inputs accumulate in int64."""
     a = x.array
-    if not a.ndim:
-        checked_axis(x, "cumprod", axis)
-        return reshape(cumprod(reshape(x, (1,)), 0), ())
-    axis = _axis(x, "cumprod", axis)
     dtype = int64 if a.dtype.kind in "bui" else None
     return record(_cumprod, xp_of(a).cumprod(a, axis=axis, dtype=dtype), (x,), (x,),
                   attrs=axis, save_out=True)
+
+
+cumprod = _scan("cumprod", _cumprod_kernel)
 
 
 # ---------------------------------------------------------------- logcumsumexp
@@ -384,18 +400,17 @@ def _logcumsumexp_vjp(n, g):
 _logcumsumexp = defop("logcumsumexp", _logcumsumexp_vjp)
 
 
-def logcumsumexp(x, axis):
+def _logcumsumexp_kernel(x, axis):
     """log(cumsum(exp(x))) along ``axis``, without overflow."""
     a = x.array
-    if not a.ndim:
-        checked_axis(x, "logcumsumexp", axis)
-        return reshape(logcumsumexp(reshape(x, (1,)), 0), ())
-    axis = _axis(x, "logcumsumexp", axis)
     if a.dtype.kind != "f":
         a = a.astype(default_float)
     with quiet(invalid="ignore", divide="ignore"):
         out = _accumulate(xp_of(a), "logaddexp", a, axis)
     return record(_logcumsumexp, out, (x,), (x,), attrs=axis, save_out=True)
+
+
+logcumsumexp = _scan("logcumsumexp", _logcumsumexp_kernel)
 
 
 # ---------------------------------------------------------------- nonzero, counting
