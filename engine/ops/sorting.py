@@ -15,7 +15,6 @@ from __future__ import annotations
 import builtins
 
 from ..backend import bool_, default_float, float64, host, int64, quiet, xp_of
-from ..mode import GRAD_OFF, state
 from ..tensor import record, unrecorded
 from . import defop, spec
 from .elementwise import add as _add
@@ -320,31 +319,18 @@ def _rev_cumsum(t, axis):
 
 def _cumprod_vjp(n, g):
     # d out_i / d x_k = prod_{j <= i, j != k} x_j: out_i / x_k where x holds no zero.
-    # With zeros, recording (create_graph): the products with x_k left out, built for
-    # each k from engine ops (O(n^2), as torch's), so that the derivative of the
-    # gradient is right too (the gradient past a zero is zero, its derivative is not).
-    # Not recording: O(n) without dividing by zero, as below.
+    # With zeros: the products with x_k left out, built for each k from engine ops
+    # (O(n^2), as torch's create_graph form), so that the derivative of the gradient is
+    # right too (past a zero the gradient is zero, its derivative is not); the same
+    # formula with and without create_graph, so that both give the same bits.
     axis = n.attrs
     x = n.saved[0]
-    out = n.output()
-    a = x.array
-    zero = a == 0
-    if not zero.any():
-        return (div(_rev_cumsum(mul(g, out), axis), x),)
-    if not state.mode & GRAD_OFF:
-        return (_cumprod_grad_recorded(x, g, axis),)
-    # before a slice's first zero z: out_i / x_k; at z: the cumprod of x with x_z set to
-    # one; after z: zero
-    seen = xp_of(a).cumsum(zero, axis=axis)
-    before = seen == 0
-    at = zero & (seen == 1)
-    x_safe = where_(before, x, 1.0)
-    head = div(_rev_cumsum(mul(g, where_(before, out, 0.0)), axis), x_safe)
-    tail = _rev_cumsum(mul(g, cumprod(where_(at, 1.0, x), axis)), axis)
-    return (where_(before, head, where_(at, tail, 0.0)),)
+    if not (x.array == 0).any():
+        return (div(_rev_cumsum(mul(g, n.output()), axis), x),)
+    return (_cumprod_grad_with_zeros(x, g, axis),)
 
 
-def _cumprod_grad_recorded(x, g, axis):
+def _cumprod_grad_with_zeros(x, g, axis):
     n = x.array.shape[axis]
     parts = []
     for k in range(n):
