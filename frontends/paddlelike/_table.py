@@ -263,6 +263,158 @@ def _invert(self):  # ~ is logical on bool tensors, bitwise on integers
     return E.logical_not(self) if self.array.dtype.kind == "b" else E.bitwise_not(self)
 
 
+# ---------------------------------------------------------------- sorting family (hand-written)
+# paddle's sort returns the values only, topk a TopKRetType pair, the others tuples; axis
+# None means the last axis (topk, kthvalue) or the flattened tensor (cumprod, cummax,
+# cummin, logcumsumexp); median averages the two middle elements by default; index
+# outputs take a ``dtype``; integer cumprod keeps its dtype: these functions say so over
+# janusgrad.ops.sorting.
+from collections import namedtuple  # noqa: E402
+
+from janusgrad.ops import sorting as Q  # noqa: E402
+
+TopKRetType = namedtuple("TopKRetType", ["values", "indices"])
+TopKRetType.__module__ = "paddle.tensor.search"
+
+
+def _last(axis):
+    return -1 if axis is None else _int_axis(axis)
+
+
+def _flat_if_none(x, axis):
+    return (S.flatten(x), 0) if axis is None else (x, _int_axis(axis))
+
+
+def _index_as(t, dtype):
+    dt = to_np(dtype)
+    return t if dt == t.array.dtype else E.cast(t, dt)
+
+
+def sort(x, axis=-1, descending=False, stable=False, name=None):
+    return Q.sort(x, _int_axis(axis), descending)[0]
+
+
+def argsort(x, axis=-1, descending=False, stable=False, name=None):
+    return Q.argsort(x, _int_axis(axis), descending)
+
+
+def msort(input, *, out=None):  # noqa: A002
+    return Q.msort(input)
+
+
+def topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):  # noqa: A002
+    return TopKRetType(*Q.topk(x, int(_int_axis(k)), _last(axis), largest, sorted))
+
+
+def kthvalue(x, k, axis=None, keepdim=False, name=None):
+    return tuple(Q.kthvalue(x, int(_int_axis(k)), _last(axis), keepdim))
+
+
+def _median(x, axis, keepdim, mode, ignore_nan):
+    if mode == "avg":
+        return Q.median_avg(x, None if axis is None else _int_axis(axis), keepdim, ignore_nan)
+    if mode != "min":
+        raise ValueError(f"Mode {mode} is not supported. Must be avg or min.")
+    if axis is None:  # the lower median of all elements, its value only
+        v = Q.median(S.flatten(x), 0, False, ignore_nan)[0]
+        return S.reshape(v, (1,) * x.array.ndim) if keepdim else v
+    values, indices = Q.median(x, _int_axis(axis), keepdim, ignore_nan)
+    if ignore_nan:  # a slice of NaNs only: index -1
+        indices = E.where_(E.isnan(values), -1, indices)
+    return values, indices
+
+
+def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
+    return _median(x, axis, keepdim, mode, False)
+
+
+def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
+    return _median(x, axis, keepdim, mode, True)
+
+
+def mode(x, axis=-1, keepdim=False, name=None):
+    return tuple(Q.mode(x, _int_axis(axis), keepdim))
+
+
+def cumprod(x, dim=None, dtype=None, name=None, *, out=None):
+    if dtype is not None:
+        x = E.cast(x, to_np(dtype))
+    x, dim = _flat_if_none(x, dim)
+    out = Q.cumprod(x, dim)
+    return out if out.array.dtype == x.array.dtype else E.cast(out, x.array.dtype)
+
+
+def _cum_extreme(fn, x, axis, dtype):
+    x, axis = _flat_if_none(x, axis)
+    values, indices = fn(x, axis)
+    return values, _index_as(indices, dtype)
+
+
+def cummax(x, axis=None, dtype="int64", name=None):
+    return _cum_extreme(Q.cummax, x, axis, dtype)
+
+
+def cummin(x, axis=None, dtype="int64", name=None):
+    return _cum_extreme(Q.cummin, x, axis, dtype)
+
+
+def logcumsumexp(x, axis=None, dtype=None, name=None):
+    if dtype is not None:
+        x = E.cast(x, to_np(dtype))
+    x, axis = _flat_if_none(x, axis)
+    return Q.logcumsumexp(x, axis)
+
+
+def nonzero(x, as_tuple=False, *, out=None):
+    if not x.array.ndim:
+        raise ValueError(
+            "(InvalidArgument) Input(Condition) should have number of dimension at least 1\n"
+            "  [Hint: Expected rank >= 1UL, but received rank:0 < 1UL:1.] (at "
+            "/paddle/paddle/phi/infermeta/unary.cc:3301)\n")
+    return Q.nonzero_tuple(x) if as_tuple else Q.nonzero(x)
+
+
+def where(condition, x=None, y=None, name=None):  # where(condition) alone: nonzero's tuple
+    if x is None and y is None:
+        return nonzero(condition, as_tuple=True)
+    return E.where_(condition, x, y)
+
+
+def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None,
+           dtype="int64", sorted=True, name=None):  # noqa: A002
+    v, first, inv, cnt = Q.unique(x, None if axis is None else _int_axis(axis))
+    parts = [v] + [_index_as(t, dtype) for t, want in (
+        (first, return_index), (inv, return_inverse), (cnt, return_counts)) if want]
+    return parts[0] if len(parts) == 1 else tuple(parts)
+
+
+def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None,
+                       dtype="int64", name=None):
+    v, inv, cnt = Q.unique_consecutive(x, None if axis is None else _int_axis(axis))
+    parts = [v] + [_index_as(t, dtype) for t, want in (
+        (inv, return_inverse), (cnt, return_counts)) if want]
+    return parts[0] if len(parts) == 1 else tuple(parts)
+
+
+def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False,  # noqa: A002
+              name=None):
+    out = Q.histc(input, bins, min, max, weight, density)
+    return out if weight is not None or density else E.cast(out, to_np("int64"))
+
+
+def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None, *,
+                 side=None, out=None, sorter=None):
+    if side is not None:
+        right = side == "right"
+    out = Q.searchsorted(sorted_sequence, values, right, sorter)
+    return E.cast(out, to_np("int32")) if out_int32 else out
+
+
+def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, out=None):
+    out = Q.bucketize(x, sorted_sequence, right)
+    return E.cast(out, to_np("int32")) if out_int32 else out
+
+
 # ---------------------------------------------------------------- the table
 ENV = {"_axes": _axes, "_ints": _ints, "_int_axis": _int_axis, "to_np": to_np,
        "_reduce_axes": _reduce_axes, "R": R}
@@ -292,7 +444,7 @@ ROWS = [
     Row("trunc", "elementwise.trunc", "input, name=None", "input", "fmi"),
     Row("clip", clip, "x, min=None, max=None, name=None", "x, min, max", "fmi"),
     Row("clamp", clip, "x, min=None, max=None, name=None", "x, min, max", "i"),  # clamp_ only
-    Row("where", "elementwise.where_", "condition, x=None, y=None, name=None", "condition, x, y"),
+    Row("where", where),
     Row("scale", _scale, "x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None",
         "x, scale, bias, bias_after_scale", "fmi"),
     Row("cast", "elementwise.cast", "x, dtype", "x, to_np(dtype)"),
@@ -366,4 +518,24 @@ ROWS = [
     Row("__matmul__", matmul, forms="m"), Row("__rmatmul__", matmul, "x, y", "y, x", "m"),
     Row("__eq__", _eq, forms="m"), Row("__ne__", _ne, forms="m"),
     Row("__invert__", _invert, forms="m"), Row("__getitem__", "index.getitem", forms="m"),
+    # sorting family: sorting, searching, logical reductions, counting (janusgrad.ops.sorting)
+    Row("all", "sorting.all", "x, axis=None, keepdim=False, name=None, *, out=None",
+        "x, _axes(axis), keepdim"),
+    Row("any", "sorting.any", "x, axis=None, keepdim=False, name=None, *, out=None",
+        "x, _axes(axis), keepdim"),
+    Row("sort", sort), Row("argsort", argsort), Row("msort", msort), Row("topk", topk),
+    Row("kthvalue", kthvalue), Row("median", median), Row("nanmedian", nanmedian),
+    Row("mode", mode),
+    Row("cumprod", cumprod, forms="fmi"), Row("cummax", cummax), Row("cummin", cummin),
+    Row("logcumsumexp", logcumsumexp), Row("nonzero", nonzero),
+    Row("argwhere", "sorting.nonzero", "input", "input"),
+    Row("count_nonzero", "sorting.count_nonzero", "x, axis=None, keepdim=False, name=None",
+        "x, _axes(axis), keepdim"),
+    Row("unique", unique), Row("unique_consecutive", unique_consecutive),
+    Row("bincount", "sorting.bincount", "x, weights=None, minlength=0, name=None",
+        "x, weights, minlength"),
+    Row("histogram", histogram), Row("searchsorted", searchsorted, forms="f"),
+    Row("bucketize", bucketize),
+    Row("isin", "sorting.isin", "x, test_x, assume_unique=False, invert=False, name=None",
+        "x, test_x, invert"),
 ]

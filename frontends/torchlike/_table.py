@@ -160,7 +160,8 @@ def pow(input, exponent):  # noqa: A001, A002
 def where(condition, input=None, other=None):  # noqa: A002
     # torch.where(condition) alone is nonzero(as_tuple=True)
     if input is None and other is None:
-        raise NotImplementedError("torchlike does not implement torch.nonzero")
+        from janusgrad.ops.sorting import nonzero_tuple
+        return nonzero_tuple(condition)
     return E.where_(condition, input, other)
 
 
@@ -173,8 +174,9 @@ def _extreme(name, pair, input, dim, keepdim, other):  # noqa: A002
     dim = axes_tuple(dim)
     if dim is None:
         return tag(getattr(R, name)(input), name.capitalize() + "Backward1")
-    values = tag(getattr(R, name)(input, dim, keepdim), name.capitalize() + "Backward0")
-    return pair((values, getattr(R, "arg" + name)(input, dim, keepdim)))
+    # along dim the gradient goes to the returned index only (ties: not shared)
+    values, indices = getattr(R, name + "_along")(input, dim, keepdim)
+    return pair((tag(values, name.capitalize() + "Backward0"), indices))
 
 
 def max(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):  # noqa: A001,A002
@@ -277,6 +279,157 @@ def numel(input) -> int:  # noqa: A002
 
 def is_floating_point(input) -> bool:  # noqa: A002
     return input.array.dtype.kind == "f"
+
+
+# ---------------------------------------------------------------- sorting family (hand-written)
+# torch returns named (values, indices) tuples, names the nodes by the overload, gives the
+# gradient of a value-selecting op to the returned index only, and keeps a uint8 input's
+# dtype in all/any; these functions say so over janusgrad.ops.sorting.
+from janusgrad.ops import sorting as Q  # noqa: E402
+
+from ._tensor import _pair  # noqa: E402
+
+SORT_TYPES = {n: _pair(n) for n in ("sort", "topk", "kthvalue", "median", "nanmedian", "mode",
+                                    "cummax", "cummin")}
+_UINT8 = _dtypes.to_np(_dtypes.uint8)
+
+
+def _logical(op, input, dim, keepdim):  # noqa: A002
+    out = getattr(Q, op)(input, axes_tuple(dim), keepdim)
+    return _cast(out, _dtypes.uint8) if input.array.dtype == _UINT8 else out
+
+
+def _all(input, dim=None, keepdim=False, *, out=None):  # noqa: A002
+    return _logical("all", input, dim, keepdim)
+
+
+def _any(input, dim=None, keepdim=False, *, out=None):  # noqa: A002
+    return _logical("any", input, dim, keepdim)
+
+
+def _named(name, pair, node):
+    return SORT_TYPES[name]((tag(pair[0], node), pair[1]))
+
+
+def sort(input, dim=-1, descending=False, *, stable=False, out=None):  # noqa: A002
+    node = "SortBackward1" if stable else "SortBackward0"
+    return _named("sort", Q.sort(input, dim, descending), node)
+
+
+def argsort(input, dim=-1, descending=False, *, stable=False):  # noqa: A002
+    return Q.argsort(input, dim, descending)
+
+
+def msort(input, *, out=None):  # noqa: A002
+    return tag(Q.msort(input), "SortBackward0")
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A002
+    return _named("topk", Q.topk(input, int(k), dim, largest, sorted), "TopkBackward0")
+
+
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):  # noqa: A002
+    return _named("kthvalue", Q.kthvalue(input, int(k), dim, keepdim), "KthvalueBackward0")
+
+
+def _median(name, input, dim, keepdim):  # noqa: A002
+    # without dim: one value whose gradient is shared among equal elements (node 0);
+    # with dim: (values, indices), the gradient to the index (node 1)
+    node = name.capitalize() + "Backward"
+    if dim is None:
+        return tag(Q.median_all(input, name == "nanmedian"), node + "0")
+    return _named(name, Q.median(input, dim, keepdim, name == "nanmedian"), node + "1")
+
+
+def median(input, dim=None, keepdim=False, *, out=None):  # noqa: A002
+    return _median("median", input, dim, keepdim)
+
+
+def nanmedian(input, dim=None, keepdim=False, *, out=None):  # noqa: A002
+    return _median("nanmedian", input, dim, keepdim)
+
+
+def mode(input, dim=-1, keepdim=False, *, out=None):  # noqa: A002
+    return _named("mode", Q.mode(input, dim, keepdim), "ModeBackward0")
+
+
+def cummax(input, dim, *, out=None):  # noqa: A002
+    return _named("cummax", Q.cummax(input, dim), "CummaxBackward0")
+
+
+def cummin(input, dim, *, out=None):  # noqa: A002
+    return _named("cummin", Q.cummin(input, dim), "CumminBackward0")
+
+
+def nonzero(input, *, out=None, as_tuple=False):  # noqa: A002
+    return Q.nonzero_tuple(input) if as_tuple else Q.nonzero(input)
+
+
+def _unique_parts(parts, return_inverse, return_counts):
+    if not return_inverse and not return_counts:
+        return parts[0]
+    return (parts[0],) + ((parts[1],) if return_inverse else ()) + (
+        (parts[2],) if return_counts else ())
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    # torch sorts whatever ``sorted`` says (its CPU kernel does); inverse and counts only
+    # when asked for
+    v, _, inv, cnt = Q.unique(input, dim)
+    return _unique_parts((v, inv, cnt), return_inverse, return_counts)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    return _unique_parts(Q.unique_consecutive(input, dim), return_inverse, return_counts)
+
+
+def _index_dtype(t, out_int32):
+    return _cast(t, _dtypes.int32) if out_int32 else t
+
+
+def _scalar_tensor(v):
+    from ._ops import C
+    return Tensor.wrap(C.infer_array(v, None))
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,  # noqa: A002
+                 sorter=None, out=None):
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but "
+                               f"got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, "
+                               "got side of left while right was True")
+        right = side == "right"
+    values = input if isinstance(input, EngineTensor) else _scalar_tensor(input)
+    return _index_dtype(Q.searchsorted(sorted_sequence, values, right, sorter), out_int32)
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):  # noqa: A002
+    values = input if isinstance(input, EngineTensor) else _scalar_tensor(input)
+    return _index_dtype(Q.bucketize(values, boundaries, right), out_int32)
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    if not isinstance(elements, EngineTensor):
+        elements = _scalar_tensor(elements)
+    return Q.isin(elements, test_elements, invert)
+
+
+def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002
+    if input.array.dtype.kind != "f":
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
+                                  f"'{long_name(input.array.dtype)}'")
+    return Q.histc(input, bins, min, max)
+
+
+def count_nonzero(input, dim=None):  # noqa: A002
+    return Q.count_nonzero(input, axes_tuple(dim))
+
+
+def cumprod(input, dim, *, dtype=None, out=None):  # noqa: A002
+    return Q.cumprod(_cast_to(input, dtype), dim)
 
 
 # ---------------------------------------------------------------- the table
@@ -409,6 +562,34 @@ ROWS = [
         ("floordiv", E.floor_divide), ("mod", E.remainder), ("pow", E.pow),
         ("matmul", matmul), ("and", E.bitwise_and), ("or", E.bitwise_or),
         ("xor", E.bitwise_xor))],
+    # sorting family: sorting, searching, logical reductions, counting (janusgrad.ops.sorting)
+    Row("all", _all, "input, dim=None, keepdim=False, *, out=None", "input, dim, keepdim"),
+    Row("any", _any, "input, dim=None, keepdim=False, *, out=None", "input, dim, keepdim"),
+    Row("sort", sort, "input, dim=-1, descending=False, *, stable=False, out=None",
+        "input, dim, descending, stable=stable"),
+    Row("argsort", argsort, "input, dim=-1, descending=False, *, stable=False",
+        "input, dim, descending"),
+    Row("msort", msort), Row("topk", topk, "input, k, dim=-1, largest=True, sorted=True, *, "
+                                            "out=None", "input, k, dim, largest, sorted"),
+    *(Row(n, fn, "input, k, dim=-1, keepdim=False, *, out=None", "input, k, dim, keepdim")
+      for n, fn in (("kthvalue", kthvalue),)),
+    *(Row(n, fn, f"input, dim={d}, keepdim=False, *, out=None", "input, dim, keepdim")
+      for n, fn, d in (("median", median, None), ("nanmedian", nanmedian, None),
+                       ("mode", mode, -1))),
+    *(Row(n, fn, "input, dim, *, out=None", "input, dim")
+      for n, fn in (("cummax", cummax), ("cummin", cummin))),
+    Row("cumprod", cumprod, "input, dim, *, dtype=None, out=None", "input, dim, dtype=dtype",
+        "fmi"),
+    Row("logcumsumexp", Q.logcumsumexp, "input, dim, *, out=None", "input, dim"),
+    Row("nonzero", nonzero), Row("argwhere", Q.nonzero, "input", "input"),
+    Row("count_nonzero", count_nonzero, "input, dim=None", "input, dim"),
+    Row("unique", unique, "input, sorted=True, return_inverse=False, return_counts=False, "
+        "dim=None", "input, sorted, return_inverse, return_counts, dim"),
+    Row("unique_consecutive", unique_consecutive, "input, return_inverse=False, "
+        "return_counts=False, dim=None", "input, return_inverse, return_counts, dim"),
+    Row("bincount", Q.bincount, "input, weights=None, minlength=0"),
+    Row("histc", histc), Row("searchsorted", searchsorted, forms="f"),
+    Row("bucketize", bucketize, forms="f"), Row("isin", isin, forms="f"),
 ]
 
 FUNCTIONS: dict = {}

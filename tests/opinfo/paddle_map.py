@@ -220,7 +220,7 @@ UNMAPPED = {
     "empty_like", "new_empty", "unfold", "view_as_complex", "view_as_real", "polar",
     "complex", "as_strided", "as_strided_scatter", "nn.functional.embedding_bag",
     "nn.functional.ctc_loss", "nn.functional.scaled_dot_product_attention",
-    "nn.functional.multi_head_attention_forward", "logcumsumexp", "cdouble", "cfloat",
+    "nn.functional.multi_head_attention_forward", "cdouble", "cfloat",
     "chalf", "conj", "imag", "real", "angle",
 }
 
