@@ -98,7 +98,7 @@ def load_all() -> None:
     """Import every family so that OPS and SPECS are complete."""
     from .. import composite, inplace  # noqa: F401  (composites; in-place setitem is an op)
     from ..nn import functional  # noqa: F401  (layer and loss specs)
-    from . import creation, elementwise, index, linalg, placement, reduce, shape  # noqa: F401
+    from . import creation, elementwise, index, linalg, math, placement, reduce, shape, special  # noqa: F401
 
 
 def check_same_device(cls, op: str, *arrays) -> None:
