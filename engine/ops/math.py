@@ -79,12 +79,24 @@ fmax = _def_binary(_fmax, "fmax", _both)
 fmin = _def_binary(_fmin, "fmin", _both)
 
 # ---------------------------------------------------------------- binary, not differentiable
-nextafter = _def_binary(defop("nextafter", None), "nextafter", _none, float_result=True)
+# the next float after x towards y: the gradient passes to x (as torch's)
+_nextafter = defop("nextafter", fresh=True, rule=(lambda np, g: g * 1.0, lambda np, g: g * 0.0))
+nextafter = _def_binary(_nextafter, "nextafter", _none, float_result=True)
 heaviside = _def_binary(defop("heaviside", None), "heaviside", _none)
 gcd = _def_binary(defop("gcd", None), "gcd", _none)
 lcm = _def_binary(defop("lcm", None), "lcm", _none)
 left_shift = _def_binary(defop("left_shift", None), "left_shift", _none)
 right_shift = _def_binary(defop("right_shift", None), "right_shift", _none)
+
+
+def logical_right_shift(x, y):
+    """x >> y with zeros shifted in: x's bits read as an unsigned integer of its width."""
+    a = x.array
+    xp = xp_of(a)
+    u = xp.dtype(f"uint{a.dtype.itemsize * 8}")
+    b = y.array if hasattr(y, "array") else y
+    b = b.astype(u) if hasattr(b, "astype") else b
+    return type(x).wrap(as_array(xp.right_shift(a.view(u), b).view(a.dtype)))
 
 
 def float_power(x, y):
@@ -250,7 +262,7 @@ spec("fmod_negative", fmod, binary(-2.1, -1.4, 1.1, 1.3), ref=host.fmod)
 spec("copysign", copysign, binary_avoiding(avoid=(0.0,), avoid2=(0.0,)), ref=host.copysign)
 spec("fmax", fmax, binary(apart=0.05), ref=host.fmax)
 spec("fmin", fmin, binary(apart=0.05), ref=host.fmin)
-spec("nextafter", nextafter, binary(), ref=host.nextafter, differentiable=False)
+spec("nextafter", nextafter, binary(), ref=host.nextafter, second_order=False)
 spec("heaviside", heaviside, binary(), ref=host.heaviside, differentiable=False)
 spec("float_power", float_power, binary(0.5, 2.0, -2.0, 2.0), ref=host.float_power)
 spec("ldexp", lambda x: ldexp(x, 3), unary(), ref=lambda a: host.ldexp(a, 3))
