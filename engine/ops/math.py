@@ -79,9 +79,10 @@ fmax = _def_binary(_fmax, "fmax", _both)
 fmin = _def_binary(_fmin, "fmin", _both)
 
 # ---------------------------------------------------------------- binary, not differentiable
-# the next float after x towards y: the gradient passes to x (as torch's)
-_nextafter = defop("nextafter", fresh=True, rule=(lambda np, g: g * 1.0, lambda np, g: g * 0.0))
-nextafter = _def_binary(_nextafter, "nextafter", _none, float_result=True)
+# the next float after x towards y: the gradient passes to x where x != y (as torch's)
+_nextafter = defop("nextafter", fresh=True, uses=("x", "y"), rule=(
+    lambda np, g, x, y: np.where(np.equal(x, y), 0.0, g), lambda np, g, x, y: g * 0.0))
+nextafter = _def_binary(_nextafter, "nextafter", _both, float_result=True)
 heaviside = _def_binary(defop("heaviside", None), "heaviside", _none)
 gcd = _def_binary(defop("gcd", None), "gcd", _none)
 lcm = _def_binary(defop("lcm", None), "lcm", _none)
