@@ -365,7 +365,7 @@ def _array_fast_path(rule, uses, per_input, multi, same):
             return (r0(np, g) if p[0] is not None else None,
                     r1(np, g) if p[1] is not None else None)
         return run
-    if per_input and len(rule) == 2 and uses == ("x", "y"):
+    if per_input and len(rule) == 2 and uses == ("x", "y") and None not in rule:
         r0, r1 = rule
 
         def run(n, g):  # a binary rule on its operands
