@@ -282,6 +282,7 @@ def is_floating_point(input) -> bool:  # noqa: A002
 
 
 # ---------------------------------------------------------------- the table
+_NO_INPLACE = frozenset("logaddexp logaddexp2 fmax fmin".split())  # (torch has no x.fmax_)
 _BINARY = "input, other, *, alpha=1, out=None"
 _REDUCE = "input, dim=None, keepdim=False, *, dtype=None"
 _SOFTMAX = "input, dim=None, dtype=None, *, _stacklevel=3"
@@ -412,10 +413,14 @@ ROWS = [
         ("matmul", matmul), ("and", E.bitwise_and), ("or", E.bitwise_or),
         ("xor", E.bitwise_xor))],
     # ---- elementwise math and special functions (engine.ops.math, engine.ops.special)
-    *_rows("atan2 hypot fmod copysign nextafter ldexp gcd lcm frac exp2 sinc deg2rad rad2deg "
-           "float_power", M, "fmi", arctan2="atan2"),
+    *[Row(n, getattr(M, n), "input, other", forms="fm" if n in _NO_INPLACE else "fmi",
+          aliases=("arctan2",) if n == "atan2" else ()) for n in (
+        "atan2 hypot fmod copysign nextafter ldexp gcd lcm logaddexp logaddexp2 fmax "
+        "fmin").split()],
+    Row("float_power", M.float_power, "input, exponent", forms="fmi"),
+    *_rows("frac exp2 sinc deg2rad rad2deg", M, "fmi"),
     *_rows("erf erfc erfinv lgamma digamma i0", SP, "fmi"),
-    *_rows("logaddexp logaddexp2 fmax fmin signbit positive isposinf isneginf isreal angle", M),
+    *_rows("signbit positive isposinf isneginf isreal angle", M),
     Row("xlogy", SP.xlogy, "input, other", forms="fmi"),
     Row("heaviside", M.heaviside, "input, values", forms="fmi"),
     Row("bitwise_left_shift", M.left_shift, "input, other", forms="fmi"),
