@@ -190,6 +190,27 @@ def xp_of(a: Any):
     return MODULES[type(a)]
 
 
+# array module -> its module of special functions under scipy.special's names: scipy's for
+# numpy, cupyx's for cupy (imported on first use); another array type registers its own here
+# (tests/fake_gpu.py)
+SPECIAL_MODULES: dict = {}
+
+
+def special_of(a: Any):
+    """scipy.special's functions for the array module that owns ``a``."""
+    xp = MODULES[type(a)]
+    sp = SPECIAL_MODULES.get(xp)
+    if sp is None:
+        if xp is np:
+            import scipy.special as sp
+        elif getattr(xp, "__name__", "") == "cupy":
+            import cupyx.scipy.special as sp
+        else:
+            raise TypeError(f"no special functions are known for arrays of {xp!r}")
+        SPECIAL_MODULES[xp] = sp
+    return sp
+
+
 def backend_of(a: Any) -> ArrayBackend:
     b = _BACKEND_OF.get(type(a))
     if b is None:

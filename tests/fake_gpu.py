@@ -17,6 +17,7 @@ import types
 import weakref
 
 import numpy as np
+import scipy.special
 
 from janusgrad import backend
 
@@ -40,6 +41,7 @@ VOCABULARY = frozenset("""
     shape size result_type can_cast promote_types isscalar unravel_index ravel_multi_index
     indices meshgrid histogram bincount roll rollaxis atleast_2d split array_split
     linalg float_ integer floating signedinteger unsignedinteger number generic
+    logaddexp2 nextafter heaviside gcd lcm left_shift right_shift sinc
 """.split())
 # factories that take host data and put it on the device (cupy.asarray(numpy_array) copies)
 _TRANSFERS = frozenset({"array", "asarray", "ascontiguousarray"})
@@ -240,6 +242,15 @@ class _Namespace(types.ModuleType):
 
 fake_xp = _Namespace("fake_xp", np, VOCABULARY)
 fake_xp.ndarray = FakeGpuArray
+
+# scipy.special's names the engine may use through backend.special_of(); cupyx.scipy.special
+# has each of them
+SPECIAL_VOCABULARY = frozenset("""
+    erf erfc erfinv erfcx gammaln psi zeta i0 i0e i1 i1e ndtr ndtri log_ndtr entr xlogy
+    xlog1py gammainc gammaincc j0 j1 y0 y1 k0 k0e k1 k1e airy
+""".split())
+fake_special = _Namespace("fake_xp.special", scipy.special, SPECIAL_VOCABULARY)
+backend.SPECIAL_MODULES[fake_xp] = fake_special
 
 
 def _from_host(a, index: int) -> FakeGpuArray:

@@ -115,3 +115,10 @@ def test_the_double_uses_only_names_cupy_has():
     missing = sorted(n for n in fake_gpu.VOCABULARY if not hasattr(cupy, n))
     missing += sorted(m for m in fake_gpu._METHODS if not hasattr(cupy.ndarray, m))
     assert not missing
+
+
+def test_the_double_uses_only_special_functions_cupyx_has():
+    """The special functions a kernel may call on the fake GPU all exist in cupyx."""
+    pytest.importorskip("cupy")
+    special = pytest.importorskip("cupyx.scipy.special")
+    assert not sorted(n for n in fake_gpu.SPECIAL_VOCABULARY if not hasattr(special, n))

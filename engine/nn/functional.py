@@ -12,19 +12,20 @@ from ..backend import (
     float64,
     host,
     int64,
-    ndarray,
     onto_device_of,
+    special_of,
     xp_of,
 )
-from ..ops import check_same_device, defop, spec
+from ..ops import check_same_device, spec
 from ..ops import elementwise as E
 from ..ops import index as I
 from ..ops import linalg as L
 from ..ops import reduce as R
 from ..ops import shape as S
 from ..ops.creation import default_generator
+from ..ops.special import erf
 from ..ops.testing import array, small_shape
-from ..tensor import Tensor, record
+from ..tensor import Tensor
 
 REDUCTIONS = ("mean", "sum", "none")
 
@@ -76,95 +77,15 @@ def dropout(x, p: float, training: bool, generator=None):
 
 
 # ---------------------------------------------------------------- special functions
-# Host arrays go through the C library's erf/lgamma (exactly what the frameworks' CPU
-# kernels compute); device arrays through the series below, written with the array's own
-# module (a few ulp of float64 from the C library: identical after a cast to float32).
-_ERF = host.vectorize(math.erf, otypes=[float64])
-_LGAMMA = host.vectorize(math.lgamma, otypes=[float64])
-# Chebyshev coefficients of erfc(z) = t exp(-z^2 + P(4t - 2)), t = 2/(2+z), z >= 0
-# (Numerical Recipes, 3rd ed., 6.2.2): relative error below 1.2e-16.
-_ERFC_CHEB = (-1.3026537197817094, 6.4196979235649026e-1, 1.9476473204185836e-2,
-              -9.561514786808631e-3, -9.46595344482036e-4, 3.66839497852761e-4,
-              4.2523324806907e-5, -2.0278578112534e-5, -1.624290004647e-6,
-              1.303655835580e-6, 1.5626441722e-8, -8.5238095915e-8, 6.529054439e-9,
-              5.059343495e-9, -9.91364156e-10, -2.27365122e-10, 9.6467911e-11,
-              2.394038e-12, -6.886027e-12, 8.94487e-13, 3.13092e-13, -1.12708e-13,
-              3.81e-16, 7.106e-15, -1.523e-15, -9.4e-17, 1.21e-16, -2.8e-17)
-_ERF_SERIES_BELOW = 0.5  # |x| below: the Maclaurin series (1 - erfc would cancel there)
-
-
-def _erf_series(x):
-    """erf by its Maclaurin series, for |x| < 0.5 (14 terms reach float64 precision)."""
-    x2 = x * x
-    term = x
-    total = x
-    for k in range(1, 14):
-        term = term * x2 * (-1.0 / k)
-        total = total + term * (1.0 / (2 * k + 1))
-    return total * _TWO_OVER_SQRT_PI
-
-
-def _erfc_cheb(z):
-    """erfc(z) for z >= 0 from its Chebyshev expansion (Clenshaw's recurrence)."""
-    t = 2.0 / (2.0 + z)
-    ty = t * 4.0 - 2.0
-    d = dd = 0.0
-    for c in _ERFC_CHEB[:0:-1]:
-        d, dd = ty * d - dd + c, d
-    return t * xp_of(z).exp(-z * z + 0.5 * (_ERFC_CHEB[0] + ty * d) - dd)
-
-
+# erf is scipy.special's (cupyx's on GPUs): engine.ops.special; the name stays here too
 def erf_array(a):
     """erf of an array's values, float64, in the array's own module."""
-    if type(a) is ndarray:
-        return _ERF(a)
-    xp = xp_of(a)
-    x = a.astype(float64)
-    z = xp.abs(x)
-    return xp.where(z < _ERF_SERIES_BELOW, _erf_series(x),
-                    xp.sign(x) * (1.0 - _erfc_cheb(z)))
-
-
-# Lanczos' approximation, g = 7, 9 terms: relative error about 1e-15
-_LANCZOS_G = 7.0
-_LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028,
-            771.32342877765313, -176.61502916214059, 12.507343278686905,
-            -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7)
-_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+    return special_of(a).erf(a.astype(float64))
 
 
 def lgamma_array(a):
-    """log|Gamma| of an array's values, float64, in the array's own module (inf at the
-    poles; exactly 0 at 1 and 2)."""
-    if type(a) is ndarray:
-        return _LGAMMA(a) if a.ndim else as_array(math.lgamma(float(a)), float64)
-    xp = xp_of(a)
-    x = a.astype(float64)
-    reflect = x < 0.5
-    y = xp.where(reflect, 1.0 - x, x) - 1.0
-    s = _LANCZOS[0]
-    for i in range(1, len(_LANCZOS)):
-        s = s + _LANCZOS[i] / (y + float(i))
-    t = y + (_LANCZOS_G + 0.5)
-    out = (y + 0.5) * xp.log(t) - t + xp.log(s) + _HALF_LOG_2PI
-    # Gamma(x) Gamma(1-x) = pi / sin(pi x) for x < 1/2
-    pole = (x <= 0.0) & (x == xp.floor(x))
-    sin_pi_x = xp.where(reflect & ~pole, xp.abs(xp.sin(x * math.pi)), 1.0)
-    out = xp.where(reflect, math.log(math.pi) - xp.log(sin_pi_x) - out, out)
-    out = xp.where(pole, math.inf, out)
-    return xp.where((x == 1.0) | (x == 2.0), 0.0, out)
-
-
-def _erf_array(a):
-    return as_array(erf_array(a), a.dtype)
-_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
-_erf = defop("erf", rule=lambda np, g, x: g * (np.exp(-np.square(x)) * _TWO_OVER_SQRT_PI),
-             uses="x", fresh=True)
-
-
-def erf(x):
-    """The error function (a primitive: numpy has none)."""
-    return record(_erf, _erf_array(x.array), (x,), saved=(x,))
+    """log|Gamma| of an array's values, float64, in the array's own module."""
+    return special_of(a).gammaln(a.astype(float64))
 
 
 _SQRT_HALF = math.sqrt(0.5)
@@ -406,19 +327,6 @@ def _bce_ref(a, b):
 spec("nn.linear", lambda x, w, b: linear(x, w, b), lambda draw, st, hnp: (
     [array(draw, st, hnp, (2, 3)), array(draw, st, hnp, (4, 3)), array(draw, st, hnp, (4,))],
     {}), ref=lambda x, w, b: x @ w.T + b)
-def _erf_ref(a):
-    """erf from elsewhere than the forward: scipy's (Cephes) where installed, else a
-    fresh vectorisation of the C library's (the host forward's own _ERF is not used)."""
-    try:
-        from scipy.special import erf as scipy_erf
-    except ImportError:
-        return host.array([math.erf(v) for v in host.asarray(a, float64).reshape(-1)],
-                          float64).reshape(host.shape(a))
-    return scipy_erf(host.asarray(a, float64))
-
-
-spec("nn.erf", erf, lambda draw, st, hnp: ([array(draw, st, hnp, small_shape(draw, hnp))],
-                                            {}), ref=_erf_ref)
 spec("nn.gelu_tanh", lambda x: gelu(x, "tanh"), lambda draw, st, hnp: (
     [array(draw, st, hnp, small_shape(draw, hnp))], {}),
     ref=lambda a: 0.5 * a * (1 + host.tanh(_SQRT_2_OVER_PI * (a + 0.044715 * a ** 3))))

@@ -103,10 +103,12 @@ def load_all() -> None:
         elementwise,
         index,
         linalg,
+        math,
         placement,
         reduce,
         shape,
-        sorting,  # noqa: F401  (sorting, searching, counting)
+        sorting,  # (sorting, searching, counting)
+        special,
     )
 
 

@@ -86,8 +86,10 @@ def _arrays_extra(xp) -> dict:
     numpy lacks (the engine's adjoint pairs), on bare arrays of module ``xp``."""
     from .elementwise import select_or_zero
     from .index import index_add_array
+    from .math import math_arrays
     from .reduce import spread_array
     from .shape import narrow_array, sum_to_array, unnarrow_array
+    from .special import special_arrays
     np_where = xp.where
 
     def where(c, a, b):
@@ -104,7 +106,8 @@ def _arrays_extra(xp) -> dict:
             "sum": lambda a, axis=None, keepdims=False: a.sum(axis=axis, keepdims=keepdims),
             "sum_to": sum_to_array, "spread": spread_array, "narrow": narrow_array,
             "unnarrow": unnarrow_array, "index_add": index_add_array,
-            "getitem": lambda a, key: a[key]}
+            "getitem": lambda a, key: a[key], **special_arrays(xp),
+            **math_arrays(xp)}
 
 
 ARRAYS: dict = _ArrayNamespaces()
@@ -126,6 +129,8 @@ def _tensors_extra() -> dict:
     from . import linalg as L
     from . import reduce as R
     from . import shape as S
+    from .math import math_tensors
+    from .special import special_tensors
     return {"add": E.add, "subtract": E.sub, "multiply": E.mul, "divide": E.div,
             "negative": E.neg, "power": E.pow, "square": E.square, "sqrt": E.sqrt,
             "exp": E.exp, "log": E.log, "sin": E.sin, "cos": E.cos, "tan": E.tan,
@@ -138,7 +143,8 @@ def _tensors_extra() -> dict:
             "transpose": S.transpose, "swapaxes": S.swapaxes, "sum": R.sum,
             "sum_to": S.sum_to, "spread": R.spread, "narrow": S.narrow,
             "unnarrow": S.unnarrow, "index_add": I.index_add,
-            "getitem": lambda g, key: I.take(g, key, "index_add")}
+            "getitem": lambda g, key: I.take(g, key, "index_add"), **special_tensors(),
+            **math_tensors()}
 
 
 TENSORS = _TensorNamespace()
@@ -359,7 +365,7 @@ def _array_fast_path(rule, uses, per_input, multi, same):
             return (r0(np, g) if p[0] is not None else None,
                     r1(np, g) if p[1] is not None else None)
         return run
-    if per_input and len(rule) == 2 and uses == ("x", "y"):
+    if per_input and len(rule) == 2 and uses == ("x", "y") and None not in rule:
         r0, r1 = rule
 
         def run(n, g):  # a binary rule on its operands

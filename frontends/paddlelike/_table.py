@@ -14,6 +14,7 @@ from janusgrad import composite as K
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import index as I
 from janusgrad.ops import linalg as L
+from janusgrad.ops import math as M
 from janusgrad.ops import reduce as R
 from janusgrad.ops import shape as S
 from janusgrad.surface import Row
@@ -413,6 +414,14 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
 def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, out=None):
     out = Q.bucketize(x, sorted_sequence, right)
     return E.cast(out, to_np("int32")) if out_int32 else out
+# ---------------------------------------------------------------- elementwise math
+def _right_shift(x, y, is_arithmetic=True):  # is_arithmetic=False: zeros shifted in
+    return M.right_shift(x, y) if is_arithmetic else M.logical_right_shift(x, y)
+
+
+_MATH_INPLACE = frozenset(
+    "hypot copysign ldexp gcd lcm frac sinc erfinv lgamma digamma i0".split())
+_SHIFT = "x, y, is_arithmetic=True, out=None, name=None"
 
 
 # ---------------------------------------------------------------- the table
@@ -538,4 +547,25 @@ ROWS = [
     Row("bucketize", bucketize),
     Row("isin", "sorting.isin", "x, test_x, assume_unique=False, invert=False, name=None",
         "x, test_x, invert"),
+    # ---- elementwise math and special functions (engine.ops.math, engine.ops.special)
+    *(Row(n, f"math.{n}", _XY, "x, y", "fmi" if n in _MATH_INPLACE else "fm") for n in (
+        "atan2 hypot logaddexp copysign nextafter fmax fmin heaviside ldexp gcd lcm".split())),
+    Row("bitwise_left_shift", "math.left_shift", _SHIFT, "x, y", "fmi"),
+    Row("bitwise_right_shift", _right_shift, _SHIFT, "x, y, is_arithmetic", "fmi"),
+    *(Row(n, f"math.{n}", _X, "x", "fmi" if n in _MATH_INPLACE else "fm") for n in (
+        "frac sinc deg2rad rad2deg signbit isposinf isneginf isreal angle".split())),
+    Row("sgn", "elementwise.sign", _X, "x"),
+    Row("positive", "math.positive", _X, "x", "f"), Row("conj", "math.positive", _X, "x"),
+    Row("logit", "math.logit", "x, eps=None, name=None", "x, eps", "fmi"),
+    Row("nan_to_num", "math.nan_to_num", "x, nan=0.0, posinf=None, neginf=None, name=None",
+        "x, nan, posinf, neginf", "fmi"),
+    *(Row(n, f"special.{n}", _X, "x", "fmi" if n in _MATH_INPLACE else "fm") for n in (
+        "erf erfinv lgamma digamma i0 i0e i1 i1e".split())),
+    Row("gammaln", "special.lgamma", _X, "x", "fmi"),
+    Row("polygamma", "special.polygamma", "x, n, name=None", "n, x", "fmi"),
+    Row("multigammaln", "special.mvlgamma", "x, p, name=None", "x, p", "fmi"),
+    Row("gammainc", "special.gammainc", _XY, "x, y", "fmi"),
+    Row("gammaincc", "special.gammaincc", _XY, "x, y", "fmi"),
+    *(Row(n, f"math.{n}", "input, x, y, beta=1.0, alpha=1.0, name=None",
+          "input, x, y, beta, alpha", "fmi") for n in ("addmm", "baddbmm")),
 ]

@@ -10,6 +10,8 @@ from __future__ import annotations
 from janusgrad import composite as K
 from janusgrad.args import axes_tuple, chunk_step, infer_shape, sizes_of_step
 from janusgrad.backend import is_array
+from janusgrad.ops import math as M
+from janusgrad.ops import special as SP
 from janusgrad.ops.shape import checked_axis
 from janusgrad.surface import Row, install
 from janusgrad.tensor import Tensor as EngineTensor
@@ -433,6 +435,7 @@ def cumprod(input, dim, *, dtype=None, out=None):  # noqa: A002
 
 
 # ---------------------------------------------------------------- the table
+_NO_INPLACE = frozenset("logaddexp logaddexp2 fmax fmin".split())  # (torch has no x.fmax_)
 _BINARY = "input, other, *, alpha=1, out=None"
 _REDUCE = "input, dim=None, keepdim=False, *, dtype=None"
 _SOFTMAX = "input, dim=None, dtype=None, *, _stacklevel=3"
@@ -590,6 +593,39 @@ ROWS = [
     Row("bincount", Q.bincount, "input, weights=None, minlength=0"),
     Row("histc", histc), Row("searchsorted", searchsorted, forms="f"),
     Row("bucketize", bucketize, forms="f"), Row("isin", isin, forms="f"),
+    # ---- elementwise math and special functions (engine.ops.math, engine.ops.special)
+    *[Row(n, getattr(M, n), "input, other", forms="fm" if n in _NO_INPLACE else "fmi",
+          aliases=("arctan2",) if n == "atan2" else ()) for n in (
+        "atan2 hypot fmod copysign nextafter ldexp gcd lcm logaddexp logaddexp2 fmax "
+        "fmin").split()],
+    Row("float_power", M.float_power, "input, exponent", forms="fmi"),
+    *_rows("frac exp2 sinc deg2rad rad2deg", M, "fmi"),
+    *_rows("erf erfc erfinv lgamma digamma i0", SP, "fmi"),
+    *_rows("signbit positive isposinf isneginf isreal angle", M),
+    Row("xlogy", SP.xlogy, "input, other", forms="fmi"),
+    Row("heaviside", M.heaviside, "input, values", forms="fmi"),
+    Row("bitwise_left_shift", M.left_shift, "input, other", forms="fmi"),
+    Row("bitwise_right_shift", M.right_shift, "input, other", forms="fmi"),
+    Row("__lshift__", M.left_shift, forms="m"), Row("__rshift__", M.right_shift, forms="m"),
+    Row("__ilshift__", M.left_shift, forms="i", inplace="__ilshift__"),
+    Row("__irshift__", M.right_shift, forms="i", inplace="__irshift__"),
+    Row("logit", M.logit, "input, eps=None", forms="fmi"),
+    Row("nan_to_num", M.nan_to_num, "input, nan=0.0, posinf=None, neginf=None", forms="fmi"),
+    Row("sgn", E.sign, forms="fmi", node="SgnBackward0"),
+    Row("conj", M.positive, "input", aliases=("resolve_conj", "resolve_neg")),
+    Row("conj_physical", M.positive, "input", forms="fmi"),
+    Row("real", M.positive, "input", forms="f"),
+    Row("polygamma", SP.polygamma, "n, input", forms="f"),
+    Row("polygamma", SP.polygamma, "input, n", "n, input", "mi"),
+    Row("mvlgamma", SP.mvlgamma, "input, p", forms="fmi"),
+    Row("igamma", SP.gammainc, "input, other", forms="fmi"),
+    Row("igammac", SP.gammaincc, "input, other", forms="fmi"),
+    *[Row(n, getattr(M, n), f"input, {a}, {b}, *, beta=1, alpha=1", forms="fmi",
+          node=node) for n, a, b, node in (
+        ("addmm", "mat1", "mat2", "AddmmBackward0"), ("addmv", "mat", "vec", "AddmvBackward0"),
+        ("addr", "vec1", "vec2", "AddrBackward0"),
+        ("baddbmm", "batch1", "batch2", "BaddbmmBackward0"),
+        ("addbmm", "batch1", "batch2", "AddbmmBackward0"))],
 ]
 
 FUNCTIONS: dict = {}
@@ -603,6 +639,22 @@ INSTALLED = install(ROWS, FUNCTIONS, Tensor, module="torch", tag=tag, inplace=in
                          "_some": _some, "_w": _w, "axes_tuple": axes_tuple,
                          "checked_axis": checked_axis},
                     kw_aliases={"dim": "axis", "keepdim": "keepdims"})
+
+# ---- torch.special (torchlike/special.py): its own names here, the ones it shares with
+# torch (erf, digamma, xlogy, ...) are torch's functions themselves
+SPECIAL_ROWS = [
+    *_rows("entr erfcx i0e i1 i1e log_ndtr ndtr ndtri xlog1py zeta bessel_j0 bessel_j1 "
+           "bessel_y0 bessel_y1 modified_bessel_i0 modified_bessel_i1 modified_bessel_k0 "
+           "modified_bessel_k1 scaled_modified_bessel_k0 scaled_modified_bessel_k1 "
+           "spherical_bessel_j0 airy_ai gammainc gammaincc", SP, "f"),
+    Row("gammaln", SP.lgamma, forms="f"), Row("psi", SP.digamma, forms="f"),
+    Row("expit", E.sigmoid, forms="f"),
+    Row("multigammaln", SP.mvlgamma, "input, p", forms="f"),
+]
+SPECIAL_SHARED = ("digamma erf erfc erfinv exp2 expm1 i0 log1p logit logsumexp polygamma "
+                  "round sinc softmax log_softmax xlogy").split()
+SPECIAL: dict = {n: FUNCTIONS[n] for n in SPECIAL_SHARED}
+INSTALLED_SPECIAL = install(SPECIAL_ROWS, SPECIAL, None, module="torch.special", tag=tag)
 
 
 def __pos__(self):

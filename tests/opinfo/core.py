@@ -223,7 +223,8 @@ class TorchSide(Side):
         return isinstance(x, self.m.Tensor)
 
     def numpy(self, x):
-        return x.detach().cpu().resolve_conj().resolve_neg().numpy()
+        # (a gradient torch knows to be zero may be a ZeroTensor, which has no numpy form)
+        return x.detach().cpu().resolve_conj().resolve_neg().numpy(force=x._is_zerotensor())
 
     def needs_grad(self, x):
         return x.requires_grad
