@@ -99,7 +99,7 @@ def load_all() -> None:
     from .. import composite, inplace  # noqa: F401  (composites; in-place setitem is an op)
     from ..nn import functional  # noqa: F401  (layer and loss specs)
     from . import creation, elementwise, index, linalg, placement, reduce, shape  # noqa: F401
-    from . import manip  # noqa: F401
+    from . import manip as _manip  # noqa: F401,I001  (the manipulation family)
 
 
 def check_same_device(cls, op: str, *arrays) -> None:
