@@ -559,6 +559,31 @@ _scatter = defop("scatter", rule=(lambda np, g, attrs: np.where(attrs[1], g * 0.
 _scatter_value = defop("scatter_value", rule=_scatter_value_x, uses="attrs")
 
 
+def _no_derivative(node, g):
+    raise RuntimeError("the derivative of scatter with a reduction is not implemented")
+
+
+_scatter_reduced = defop("scatter_reduced", _no_derivative)
+
+
+def scatter_reduced(x, axis, index, src, reduce):
+    """torch's legacy ``scatter(..., reduce='add'|'multiply')``: entries combined into x at
+    ``index``; the result has no derivative (its backward raises, as torch's does)."""
+    is_t = isinstance(src, Tensor)
+    axis, idx = _scatter_index(x, axis, index, src if is_t else None, "scatter")
+    a = x.array
+    out = a.reshape(1).copy() if not a.ndim else a.copy()
+    key = _along_key(x, idx, axis)
+    xp = xp_of(a)
+    if is_t:
+        s = src.array.reshape(1) if not src.array.ndim else src.array
+        vals = s[tuple(slice(0, n) for n in idx.shape) + (Ellipsis,)]
+    else:
+        vals = xp.full(idx.shape, src, dtype=a.dtype)
+    (xp.add if reduce == "add" else xp.multiply).at(out, key, vals)
+    return record(_scatter_reduced, out.reshape(a.shape), (x, src) if is_t else (x,))
+
+
 def scatter_add(x, axis, index, src):
     """x plus the entries of ``src`` added at ``index`` along ``axis`` (repeats add up)."""
     if src.array.dtype != x.array.dtype:
@@ -915,7 +940,12 @@ def tensordot(a, b, axes=2):
                        dims=(xa, xb))
     for da, db in zip(xa, xb):
         sa, sb = a.array.shape[da], b.array.shape[db]
-        if sa != sb:
+        if sa != sb and 1 in (sa, sb):  # a size 1 broadcasts: sum the other side's axis
+            if sa == 1:
+                b = _sum(b, axis=db, keepdims=True)
+            else:
+                a = _sum(a, axis=da, keepdims=True)
+        elif sa != sb:
             raise _invalid(a, "tensordot", f"contracted dimensions need to match, but first "
                            f"has size {sa} in dim {da} and second has size {sb} in dim {db}",
                            a_size=sa, b_size=sb)
@@ -958,15 +988,13 @@ def combinations(x, r=2, with_replacement=False):
                        f"{list(x.array.shape)}", shape=x.array.shape)
     if r < 0:
         raise _invalid(x, "combinations", f"Expect a non-negative number, but got {r}", r=r)
+    xp = xp_of(x.array)
     if r == 0:
-        return type(x).wrap(xp_of(x.array).zeros((0,), dtype=x.array.dtype))
+        return take(x, (xp.zeros(0, dtype=int64),), "combinations")
     n = x.array.shape[0]
     make = itertools.combinations_with_replacement if with_replacement else \
         itertools.combinations
     rows = list(make(range(n), r))
-    xp = xp_of(x.array)
-    if not rows:
-        return type(x).wrap(xp.zeros((0, r), dtype=x.array.dtype))
     cols = [xp.asarray([row[i] for row in rows], dtype=int64) for i in range(r)]
     return stack([take(x, (c,), "combinations") for c in cols], 1)
 

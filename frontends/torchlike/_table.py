@@ -417,12 +417,7 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):  # noqa: A
     if reduce is not None:
         if reduce not in ("add", "multiply"):
             raise RuntimeError("reduce argument must be either add or multiply.")
-        if reduce == "multiply":
-            raise NotImplementedError("torchlike does not implement torch.scatter with "
-                                      "reduce='multiply'")
-        if not isinstance(src, EngineTensor):
-            src = E.add(E.mul(input, 0), src)
-        return tag(M.scatter_add(input, dim, index, src), "ScatterAddBackward0")
+        return M.scatter_reduced(input, dim, index, src, reduce)
     out = M.scatter(input, dim, index, src)
     return tag(out, "ScatterBackward0" if isinstance(src, EngineTensor) else "ScatterBackward1")
 
