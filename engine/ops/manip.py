@@ -138,15 +138,22 @@ def diag_embed(x, offset=0, axis1=-2, axis2=-1):
     order[a1], order[a2] = nd - 2, nd - 1
     it = iter(range(nd - 2))
     order = [o if o is not None else next(it) for o in order]
-    return transpose(placed, order)
+    return placed if order == list(range(nd)) else transpose(placed, order)
 
 
-def diag(x, offset=0):
-    """A 1-D x on the ``offset`` diagonal of a square matrix; the ``offset`` diagonal of
-    a 2-D x (a new array)."""
+def diag(x, offset=0, padding=0):
+    """A 1-D x on the ``offset`` diagonal of a square matrix (``padding`` elsewhere); the
+    ``offset`` diagonal of a 2-D x (a new array)."""
     nd = x.array.ndim
     if nd == 1:
-        return diag_embed(x, offset, 0, 1)
+        out = diag_embed(x, offset, 0, 1)
+        if padding:
+            a = out.array
+            xp = xp_of(a)
+            n = a.shape[0]
+            on = (xp.arange(n).reshape(1, n) - xp.arange(n).reshape(n, 1)) == offset
+            out = where_(on, out, _same_kind(x, padding))
+        return out
     if nd != 2:
         raise _invalid(x, "diag", "diag(): Supports 1D or 2D tensors. Got "
                        f"{nd}D", ndim=nd)
