@@ -296,7 +296,7 @@ def _tensors_arg(tensors):
 
 def unbind(input, dim=0):  # noqa: A002
     parts = M.unbind(input, dim)
-    mark_outputs(parts, "unbind")
+    mark_outputs(parts, "Unbind")
     return tuple(tag(p, "UnbindBackward0") for p in parts)
 
 
