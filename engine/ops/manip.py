@@ -685,10 +685,13 @@ def index_put(x, indices, values, accumulate=False):
     except (IndexError, TypeError, ValueError) as e:
         from .index import _index_error
         raise _index_error(x, key, e, "index_put") from None
+    if isinstance(values, Tensor) and values.array.dtype != x.array.dtype:
+        raise _invalid(x, "index_put", "Index put requires the source and destination dtypes "
+                       f"match, got {x.array.dtype} for the destination and "
+                       f"{values.array.dtype} for the source.", a_dtype=x.array.dtype,
+                       b_dtype=values.array.dtype)
     v = values if isinstance(values, Tensor) else type(x).wrap(
         xp_of(x.array).asarray(values, dtype=x.array.dtype))
-    if v.array.dtype != x.array.dtype:
-        v = cast(v, x.array.dtype)
     v = broadcast_to(v, picked.shape)
     placed = index_add(v, x.array.shape, key)
     if accumulate:
