@@ -17,11 +17,12 @@ from ..tensor import Tensor, record
 from ..views import mark_view
 from . import defop, spec
 from .elementwise import add, cast, mul, where_
-from .index import _int_index, array_key, index_add, out_of_bounds, place_key, take
+from .index import _along, _int_index, array_key, index_add, out_of_bounds, place_key, take
 from .linalg import matmul
 from .reduce import sum as _sum
 from .shape import (
     _inverse,
+    _make_moveaxis,
     broadcast_to,
     checked_axis,
     concatenate,
@@ -481,17 +482,7 @@ def unflatten(x, axis, sizes):
 # ---------------------------------------------------------------- scatter and index updates
 def _along_key(x, idx, axis):
     """The key placing the entries of an index of torch's scatter/gather kind."""
-    xp = xp_of(idx)
-    nd = idx.ndim
-    key = []
-    for d in range(nd):
-        if d == axis:
-            key.append(idx)
-        else:
-            shape = [1] * nd
-            shape[d] = idx.shape[d]
-            key.append(xp.arange(idx.shape[d]).reshape(shape))
-    return tuple(key) + (Ellipsis,)
+    return _along(x, idx, axis, idx.shape, "scatter")
 
 
 def _scatter_index(x, axis, index, src, op):
@@ -1349,7 +1340,7 @@ spec("select", select, _make_select,
      ref=lambda a, axis, index: host.take(a, index, axis=axis))
 spec("unbind", _w(unbind), _make_axis,
      ref=_wref(lambda a, axis: [host.take(a, i, axis=axis) for i in range(a.shape[axis])]))
-spec("movedim", movedim, lambda d, st, hnp: _make_movedim(d, st, hnp), ref=host.moveaxis)
+spec("movedim", movedim, _make_moveaxis, ref=host.moveaxis)
 spec("meshgrid", lambda *ts, indexing: _weighted_list(meshgrid(ts, indexing)), _make_vectors,
      ref=lambda *arrs, indexing: host.concatenate([(i + 1.0) * g.reshape(-1) for i, g in
                                                    enumerate(host.meshgrid(*arrs,
@@ -1406,15 +1397,6 @@ spec("cartesian_prod", lambda *ts: cartesian_prod(ts), lambda d, st, hnp: (
     ref=lambda *arrs: arrs[0] if len(arrs) == 1 else host.stack(
         [g.reshape(-1) for g in host.meshgrid(*arrs, indexing="ij")], 1))
 spec("combinations", combinations, _make_combinations, ref=_combinations_ref)
-
-
-def _make_movedim(draw, st, hnp):
-    a, shape = _matrix(draw, st, hnp, 0)
-    nd = len(shape)
-    k = draw(st.integers(0, nd))
-    src = tuple(draw(st.permutations(range(nd)))[:k])
-    dst = tuple(draw(st.permutations(range(nd)))[:k])
-    return [a], {"source": src, "destination": dst}
 
 
 def _make_bcast(draw, st, hnp):
