@@ -301,11 +301,19 @@ def unbind(input, dim=0):  # noqa: A002
 
 
 def meshgrid(*tensors, indexing=None):
+    tensors = _tensors_arg(tensors)
+    if indexing not in (None, "ij", "xy"):
+        raise ValueError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
+                         f"received: {indexing}")
+    for t in tensors:
+        if t.array.ndim > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
+                               f"got: {t}")
     if indexing is None:
         warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
                       "indexing argument.", UserWarning, stacklevel=2)
         indexing = "ij"
-    return tuple(M.meshgrid(_tensors_arg(tensors), indexing))
+    return tuple(M.meshgrid(tensors, indexing))
 
 
 def broadcast_tensors(*tensors):
@@ -436,6 +444,14 @@ def einsum(*args):
         return "".join("..." if s is Ellipsis else M._LETTERS[s] for s in sub)
     eq = ",".join(letters(s) for s in subs) + ("" if out is None else "->" + letters(out))
     return M.einsum(eq, ops)
+
+
+def take_along_dim(input, indices, dim=None, *, out=None):  # noqa: A002
+    if dim is not None and indices.array.ndim != input.array.ndim:
+        raise RuntimeError("torch.take_along_dim(): input and indices should have the same "
+                           f"number of dimensions, but got {input.array.ndim} dimensions for "
+                           f"input, and {indices.array.ndim} dimensions for indices")
+    return tag(M.take_along(input, indices, dim), "GatherBackward0")
 
 
 def tensordot(a, b, dims=2, out=None):
@@ -612,8 +628,7 @@ ROWS = [
          "IndexPutBackward0"),
         ("masked_scatter", M.masked_scatter, "input, mask, source", "MaskedScatterBackward0"))),
     Row("take", take),
-    Row("take_along_dim", M.take_along, "input, indices, dim=None, *, out=None",
-        "input, indices, dim", node="GatherBackward0"),
+    Row("take_along_dim", take_along_dim),
     Row("einsum", einsum, forms="f"), Row("tensordot", tensordot, forms="f"),
     Row("kron", M.kron, "input, other"),
     Row("cartesian_prod", lambda *tensors: M.cartesian_prod(tensors), forms="f"),
