@@ -557,17 +557,16 @@ _scatter = defop("scatter", rule=(lambda np, g, attrs: np.where(attrs[1], g * 0.
 _scatter_value = defop("scatter_value", rule=_scatter_value_x, uses="attrs")
 
 
-def _no_derivative(node, g):
-    raise RuntimeError("the derivative of scatter with a reduction is not implemented")
-
-
-_scatter_reduced = defop("scatter_reduced", _no_derivative)
+_scatter_reduced = defop("scatter_reduced", None)  # no derivative (torch's backward refuses)
 
 
 def scatter_reduced(x, axis, index, src, reduce):
     """torch's legacy ``scatter(..., reduce='add'|'multiply')``: entries combined into x at
-    ``index``; the result has no derivative (its backward raises, as torch's does)."""
+    ``index``.  'add' is scatter_add (with its derivative, where torch's backward refuses);
+    'multiply' has no derivative."""
     is_t = isinstance(src, Tensor)
+    if reduce == "add" and is_t:
+        return scatter_add(x, axis, index, src)
     axis, idx = _scatter_index(x, axis, index, src if is_t else None, "scatter")
     a = x.array
     out = a.reshape(1).copy() if not a.ndim else a.copy()
@@ -1413,3 +1412,22 @@ def _make_tensordot2(draw, st, hnp):
             {"axes": ([0, 2], [1, 0])}
     b = {0: (2,), 1: (2, 3), 2: (3, 2, 2)}[kind]
     return [array(draw, st, hnp, (2, 3, 2)), array(draw, st, hnp, b)], {"axes": kind}
+
+
+def _scatter_reduced_ref(a, src, axis, index, reduce):
+    out = a.copy()
+    key = tuple(index if d == axis % a.ndim else host.arange(index.shape[d]).reshape(
+        [-1 if e == d else 1 for e in range(a.ndim)]) for d in range(a.ndim))
+    vals = src[tuple(slice(0, n) for n in index.shape)]
+    (host.add if reduce == "add" else host.multiply).at(out, key, vals)
+    return out
+
+
+def _make_scatter_reduced(draw, st, hnp):
+    arrays, kw = _make_scatter(draw, st, hnp)
+    return arrays, dict(kw, reduce="multiply")  # (add is scatter_add, with its derivative)
+
+
+spec("scatter_reduced", lambda x, s, axis, index, reduce: scatter_reduced(
+    x, axis, _as_t(x, index), s, reduce), _make_scatter_reduced, ref=_scatter_reduced_ref,
+    differentiable=False)
