@@ -103,6 +103,7 @@ def load_all() -> None:
         elementwise,
         index,
         linalg,
+        manip,  # (manipulation, indexing, scatter)
         math,
         placement,
         reduce,

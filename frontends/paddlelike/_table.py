@@ -14,6 +14,7 @@ from janusgrad import composite as K
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import index as I
 from janusgrad.ops import linalg as L
+from janusgrad.ops import manip as MP
 from janusgrad.ops import math as M
 from janusgrad.ops import reduce as R
 from janusgrad.ops import shape as S
@@ -424,9 +425,110 @@ _MATH_INPLACE = frozenset(
 _SHIFT = "x, y, is_arithmetic=True, out=None, name=None"
 
 
+# ---------------------------------------------------------------- manip family (hand-written)
+# Where paddle's call forms differ from the engine op's: lists for several tensors (meshgrid,
+# atleast_*, broadcast_tensors, unbind), one integer or indices in one argument
+# (tensor_split and the h/v/dsplits), put_along_axis' reductions, take's index modes,
+# trace keeping an integer input's dtype.  paddle's diagonal, narrow, unbind, moveaxis and
+# unflatten share the input's memory; its other results are new tensors.
+def _listed(args):
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        return list(args[0])
+    return list(args)
+
+
+def meshgrid(*args, **kwargs):
+    return MP.meshgrid(_listed(args), kwargs.get("indexing", "ij"), copy=True)
+
+
+def broadcast_tensors(input, name=None):  # noqa: A002
+    return MP.broadcast_tensors(list(input), copy=True)
+
+
+def _atleast(n):
+    def atleast(*inputs, name=None):
+        out = [MP.atleast(t, n) for t in inputs]
+        return out[0] if len(out) == 1 else out
+    atleast.__name__ = atleast.__qualname__ = f"atleast_{n}d"
+    return atleast
+
+
+def unbind(input, axis=0):  # noqa: A002
+    return MP.unbind(input, _int_axis(axis))
+
+
+def tensor_split(x, num_or_indices, axis=0, name=None):
+    v = num_or_indices
+    if isinstance(v, _EngineTensor):
+        v = int(v.array) if v.array.ndim == 0 else v.array.tolist()
+    if isinstance(v, int):
+        return MP.tensor_split(x, v, None, _int_axis(axis), copy=True)
+    return MP.tensor_split(x, None, [int(i) for i in v], _int_axis(axis), copy=True)
+
+
+def _hvd_split(need, axis_of):
+    def split(x, num_or_indices, name=None):
+        if x.array.ndim < need:
+            raise ValueError(f"The input tensor's dimension must be greater than or equal to "
+                             f"{need}, but got {x.array.ndim}")
+        return tensor_split(x, num_or_indices, axis_of(x.array.ndim))
+    return split
+
+
+def trace(x, offset=0, axis1=0, axis2=1, name=None):  # an integer input keeps its dtype
+    out = MP.trace(x, offset, axis1, axis2)
+    return out if out.array.dtype == x.array.dtype else E.cast(out, x.array.dtype)
+
+
+def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True,
+                   broadcast=True):
+    idx = indices
+    if broadcast:
+        idx_shape = list(arr.array.shape)
+        idx_shape[axis] = indices.array.shape[axis]
+        idx = S.broadcast_to(indices, tuple(idx_shape), copy=True)
+    if not isinstance(values, _EngineTensor):
+        values = E.add(E.mul(E.cast(idx, arr.array.dtype), 0), values)
+    elif values.array.shape != idx.array.shape:
+        values = S.broadcast_to(values, idx.array.shape, copy=True)
+    if values.array.dtype != arr.array.dtype:
+        values = E.cast(values, arr.array.dtype)
+    if reduce == "assign":
+        return MP.scatter(arr, axis, idx, values)
+    if reduce == "add":
+        return MP.scatter_add(arr, axis, idx, values)
+    if reduce in ("mul", "multiply"):
+        return MP.scatter_reduced(arr, axis, idx, values, "multiply")
+    raise NotImplementedError(f"paddlelike does not implement put_along_axis with "
+                              f"reduce='{reduce}'")
+
+
+def take(x, index, mode="raise", name=None):
+    n = x.array.size
+    if mode == "wrap":
+        index = E.remainder(index, n)
+    elif mode == "clip":
+        index = E.clamp(index, 0, n - 1)
+    return MP.take_flat(x, index)
+
+
+def einsum(equation, *operands):
+    return MP.einsum(equation, _listed(operands))
+
+
+def tensordot(x, y, axes=2, name=None):
+    if isinstance(axes, _EngineTensor):
+        axes = axes.array.tolist()
+    if not isinstance(axes, int) and len(axes) == 1:
+        axes = (axes[0], axes[0])
+    return MP.tensordot(x, y, axes)
+
+
+def moveaxis(x, source, destination, name=None):
+    return MP.movedim(x, source, destination)
 # ---------------------------------------------------------------- the table
 ENV = {"_axes": _axes, "_ints": _ints, "_int_axis": _int_axis, "to_np": to_np,
-       "_reduce_axes": _reduce_axes, "R": R}
+       "_reduce_axes": _reduce_axes, "R": R, "_T": _EngineTensor}
 _X = "x, name=None"
 _XY = "x, y, name=None"
 _RED = "x, axis=None, keepdim=False, name=None, *, dim=None"
@@ -568,4 +670,47 @@ ROWS = [
     Row("gammaincc", "special.gammaincc", _XY, "x, y", "fmi"),
     *(Row(n, f"math.{n}", "input, x, y, beta=1.0, alpha=1.0, name=None",
           "input, x, y, beta, alpha", "fmi") for n in ("addmm", "baddbmm")),
+    # manip family (engine/ops/manip.py)
+    Row("tril", MP.tril, "x, diagonal=0, name=None, *, out=None", "x, diagonal", "fmi"),
+    Row("triu", MP.triu, "x, diagonal=0, name=None, *, out=None", "x, diagonal", "fmi"),
+    Row("diag", MP.diag, "x, offset=0, padding_value=0, name=None", "x, offset, padding_value"),
+    Row("diagonal", MP.diagonal, "x, offset=0, axis1=0, axis2=1, name=None",
+        "x, offset, axis1, axis2"),
+    Row("diag_embed", MP.diag_embed, "input, offset=0, dim1=-2, dim2=-1"),
+    Row("diagflat", MP.diagflat, "x, offset=0, name=None", "x, offset"),
+    Row("trace", trace),
+    Row("roll", MP.roll, "x, shifts, axis=None, name=None", "x, shifts, axis"),
+    Row("rot90", MP.rot90, "x, k=1, axes=(0, 1), name=None", "x, k, axes"),
+    Row("moveaxis", moveaxis), Row("unbind", unbind),
+    Row("narrow", "shape.narrow", "input, dim, start, length",
+        "input, dim, int(start.array) if isinstance(start, _T) else start, length"),
+    Row("unflatten", MP.unflatten, "x, axis, shape, name=None", "x, axis, _ints(shape)"),
+    Row("meshgrid", meshgrid, forms="f"),
+    Row("broadcast_tensors", broadcast_tensors, forms="f"),
+    *(Row(f"atleast_{n}d", _atleast(n), forms="f") for n in (1, 2, 3)),
+    Row("repeat_interleave", MP.repeat_interleave,
+        "x, repeats, axis=None, name=None, *, output_size=None", "x, repeats, axis"),
+    *(Row(n, getattr(MP, n), "x, name=None", "list(x)", "f")
+      for n in ("hstack", "vstack", "dstack", "column_stack")),
+    Row("row_stack", MP.vstack, "x, name=None", "list(x)", "f"),
+    Row("tensor_split", tensor_split),
+    Row("hsplit", _hvd_split(1, lambda nd: 0 if nd == 1 else 1)),
+    Row("vsplit", _hvd_split(2, lambda nd: 0)),
+    Row("dsplit", _hvd_split(3, lambda nd: 2)),
+    Row("put_along_axis", put_along_axis, forms="fmi"),
+    Row("scatter_add", MP.scatter_add, "input, dim, index, src", forms="fmi"),
+    Row("index_add", MP.index_add_along, "x, index, axis, value, alpha=1, name=None, *, "
+        "out=None", "x, axis, index, value, alpha", "fmi"),
+    Row("index_put", MP.index_put, "x, indices, value, accumulate=False, name=None",
+        "x, indices, value, accumulate", "fmi"),
+    Row("index_fill", MP.index_fill, "x, index, axis, value, name=None",
+        "x, axis, index, value", "fmi"),
+    Row("masked_scatter", MP.masked_scatter, "x, mask, value, name=None", "x, mask, value",
+        "fmi"),
+    Row("take", take),
+    Row("einsum", einsum, forms="f"), Row("tensordot", tensordot),
+    Row("kron", MP.kron, _XY, "x, y"),
+    Row("cartesian_prod", MP.cartesian_prod, "x, name=None", "list(x)", "f"),
+    Row("combinations", MP.combinations, "x, r=2, with_replacement=False, name=None",
+        "x, r, with_replacement"),
 ]

@@ -7,9 +7,12 @@ above the table are hand-written because torch's semantics differ there, each sa
 """
 from __future__ import annotations
 
+import warnings
+
 from janusgrad import composite as K
 from janusgrad.args import axes_tuple, chunk_step, infer_shape, sizes_of_step
 from janusgrad.backend import is_array
+from janusgrad.ops import manip as MP
 from janusgrad.ops import math as M
 from janusgrad.ops import special as SP
 from janusgrad.ops.shape import checked_axis
@@ -432,6 +435,182 @@ def count_nonzero(input, dim=None):  # noqa: A002
 
 def cumprod(input, dim, *, dtype=None, out=None):  # noqa: A002
     return Q.cumprod(_cast_to(input, dtype), dim)
+# ---------------------------------------------------------------- manip family (hand-written)
+# Where torch's call forms or semantics differ from the engine op's: several call forms of one
+# name (meshgrid, atleast_*, einsum, repeat_interleave, scatter), tuples of views whose
+# in-place changes torch refuses (unbind), torch's own range checks and error types (narrow,
+# select, take, the h/v/dsplit divisibility rule, trace's matrix-only rule, one_hot's dtype).
+def _tensors_arg(tensors):
+    """``f(a, b)`` and ``f([a, b])`` alike."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        return list(tensors[0])
+    return list(tensors)
+
+
+def unbind(input, dim=0):  # noqa: A002
+    parts = MP.unbind(input, dim)
+    mark_outputs(parts, "Unbind")
+    return tuple(tag(p, "UnbindBackward0") for p in parts)
+
+
+def meshgrid(*tensors, indexing=None):
+    tensors = _tensors_arg(tensors)
+    if indexing not in (None, "ij", "xy"):
+        raise ValueError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
+                         f"received: {indexing}")
+    for t in tensors:
+        if t.array.ndim > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
+                               f"got: {t}")
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                      "indexing argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    return tuple(MP.meshgrid(tensors, indexing))
+
+
+def broadcast_tensors(*tensors):
+    return tuple(MP.broadcast_tensors(_tensors_arg(tensors)))
+
+
+def _atleast(n):
+    def atleast(*tensors):
+        if len(tensors) == 1 and isinstance(tensors[0], EngineTensor):
+            return MP.atleast(tensors[0], n)
+        return tuple(MP.atleast(t, n) for t in _tensors_arg(tensors))
+    atleast.__name__ = atleast.__qualname__ = f"atleast_{n}d"
+    return atleast
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):  # noqa: A002
+    if repeats is None:  # torch.repeat_interleave(repeats): positions repeated by counts
+        return MP.repeat_counts(input)
+    return MP.repeat_interleave(input, repeats, dim)
+
+
+def tensor_split(input, indices_or_sections, dim=0):  # noqa: A002
+    v = indices_or_sections
+    if isinstance(v, EngineTensor):
+        v = int(v.array) if v.array.ndim == 0 else [int(i) for i in v.array.tolist()]
+    if isinstance(v, int):
+        return tuple(MP.tensor_split(input, v, None, dim))
+    return tuple(MP.tensor_split(input, None, list(v), dim))
+
+
+def _hvd_split(name, need, axis_of):
+    def split(input, indices_or_sections):  # noqa: A002
+        nd = input.array.ndim
+        if nd < need:
+            raise RuntimeError(f"torch.{name} requires a tensor with at least {need} dimension, "
+                               f"but got a tensor with {nd} dimensions!")
+        dim = axis_of(nd)
+        v = indices_or_sections
+        if isinstance(v, int):
+            size = input.array.shape[dim]
+            if v == 0 or size % v:
+                raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but "
+                                   f"the size of the dimension {size} is not divisible by the "
+                                   f"split_size {v}!")
+        return tensor_split(input, v, dim)
+    split.__name__ = split.__qualname__ = name
+    return split
+
+
+def narrow(input, dim, start, length):  # noqa: A002
+    d = input._axis(dim)
+    size = input.array.shape[d]
+    if isinstance(start, EngineTensor):
+        start = int(start.array)
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    if start < 0:
+        start += size
+    if start + length > size or length < 0:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({size}).")
+    return S.narrow(input, d, start, length)
+
+
+def select(input, dim, index):  # noqa: A002
+    if input.array.ndim:
+        size = input.array.shape[input._axis(dim)]
+        if not -size <= int(index) < size:
+            raise IndexError(f"select(): index {int(index)} out of range for tensor of size "
+                             f"{list(input.array.shape)} at dimension {input._axis(dim)}")
+    return tag(MP.select(input, dim, index), "SelectBackward0")
+
+
+def take(input, index):  # noqa: A002
+    n = input.array.size
+    bad = [i for i in index.array.reshape(-1).tolist() if not -n <= i < n]
+    if bad:
+        raise IndexError(f"out of range: tried to access index {bad[0]} on a tensor of {n} "
+                         "elements.")
+    return tag(MP.take_flat(input, index), "TakeBackward0")
+
+
+def trace(input):  # noqa: A002
+    if input.array.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
+                           f"{input.array.ndim}")
+    out = MP.trace(input)
+    if out.array.dtype.kind in "biu":
+        out = _cast(out, _dtypes.int64)  # torch sums integers as int64
+    return tag(out, "TraceBackward0")
+
+
+def fliplr(input):  # noqa: A002
+    if input.array.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return tag(S.flip(input, (1,)), "FlipBackward0")
+
+
+def flipud(input):  # noqa: A002
+    if input.array.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return tag(S.flip(input, (0,)), "FlipBackward0")
+
+
+def scatter(input, dim, index, src=None, value=None, *, reduce=None):  # noqa: A002
+    if src is None:
+        src = value
+    if reduce is not None:
+        if reduce not in ("add", "multiply"):
+            raise RuntimeError("reduce argument must be either add or multiply.")
+        return MP.scatter_reduced(input, dim, index, src, reduce)
+    out = MP.scatter(input, dim, index, src)
+    return tag(out, "ScatterBackward0" if isinstance(src, EngineTensor) else "ScatterBackward1")
+
+
+def einsum(*args):
+    # torch.einsum(eq, a, b), einsum(eq, [a, b]) and the sublist form einsum(a, [0, 1], b, [1])
+    if args and isinstance(args[0], str):
+        ops = _tensors_arg(args[1:])
+        return MP.einsum(args[0], ops)
+    ops, subs = list(args[0::2]), list(args[1::2])
+    out = None
+    if len(args) % 2:
+        out, ops = ops[-1], ops[:-1]
+
+    def letters(sub):
+        return "".join("..." if s is Ellipsis else MP._LETTERS[s] for s in sub)
+    eq = ",".join(letters(s) for s in subs) + ("" if out is None else "->" + letters(out))
+    return MP.einsum(eq, ops)
+
+
+def take_along_dim(input, indices, dim=None, *, out=None):  # noqa: A002
+    if dim is not None and indices.array.ndim != input.array.ndim:
+        raise RuntimeError("torch.take_along_dim(): input and indices should have the same "
+                           f"number of dimensions, but got {input.array.ndim} dimensions for "
+                           f"input, and {indices.array.ndim} dimensions for indices")
+    return tag(MP.take_along(input, indices, dim), "GatherBackward0")
+
+
+def tensordot(a, b, dims=2, out=None):
+    if isinstance(dims, EngineTensor):
+        dims = dims.array.tolist()
+    return MP.tensordot(a, b, dims)
 
 
 # ---------------------------------------------------------------- the table
@@ -626,6 +805,49 @@ ROWS = [
         ("addr", "vec1", "vec2", "AddrBackward0"),
         ("baddbmm", "batch1", "batch2", "BaddbmmBackward0"),
         ("addbmm", "batch1", "batch2", "AddbmmBackward0"))],
+    # manip family (engine/ops/manip.py)
+    Row("tril", MP.tril, "input, diagonal=0, *, out=None", "input, diagonal", "fmi"),
+    Row("triu", MP.triu, "input, diagonal=0, *, out=None", "input, diagonal", "fmi"),
+    Row("diagonal", MP.diagonal, "input, offset=0, dim1=0, dim2=1"),
+    Row("diag_embed", MP.diag_embed, "input, offset=0, dim1=-2, dim2=-1",
+        node="DiagEmbedBackward0"),
+    Row("diag", MP.diag, "input, diagonal=0, *, out=None", "input, diagonal",
+        node="'DiagEmbedBackward0' if input.array.ndim == 1 else None"),
+    Row("diagflat", MP.diagflat, "input, offset=0", node="DiagEmbedBackward0"),
+    Row("trace", trace),
+    Row("roll", MP.roll, "input, shifts, dims=None", node="RollBackward0"),
+    Row("rot90", MP.rot90, "input, k=1, dims=(0, 1)", node="Rot90Backward0"),
+    Row("fliplr", fliplr), Row("flipud", flipud),
+    Row("movedim", MP.movedim, "input, source, destination", aliases=("moveaxis",)),
+    Row("unbind", unbind), Row("narrow", narrow), Row("select", select),
+    Row("unflatten", MP.unflatten, "input, dim, sizes"),
+    Row("meshgrid", meshgrid, forms="f"),
+    Row("broadcast_tensors", broadcast_tensors, forms="f"),
+    *(Row(f"atleast_{n}d", _atleast(n), forms="f") for n in (1, 2, 3)),
+    Row("repeat_interleave", repeat_interleave),
+    *(Row(n, getattr(MP, n), "tensors, *, out=None", "list(tensors)", "f")
+      for n in ("hstack", "vstack", "dstack", "column_stack")),
+    Row("row_stack", MP.vstack, "tensors, *, out=None", "list(tensors)", "f"),
+    Row("tensor_split", tensor_split),
+    Row("hsplit", _hvd_split("hsplit", 1, lambda nd: 0 if nd == 1 else 1)),
+    Row("vsplit", _hvd_split("vsplit", 2, lambda nd: 0)),
+    Row("dsplit", _hvd_split("dsplit", 3, lambda nd: 2)),
+    Row("scatter", scatter, forms="fmi"),
+    *(Row(n, fn, params, forms="fmi", node=node) for n, fn, params, node in (
+        ("scatter_add", MP.scatter_add, "input, dim, index, src", "ScatterAddBackward0"),
+        ("index_add", MP.index_add_along, "input, dim, index, source, *, alpha=1",
+         "IndexAddBackward0"),
+        ("index_copy", MP.index_copy, "input, dim, index, source", "IndexCopyBackward0"),
+        ("index_fill", MP.index_fill, "input, dim, index, value", "IndexFillBackward0"),
+        ("index_put", MP.index_put, "input, indices, values, accumulate=False",
+         "IndexPutBackward0"),
+        ("masked_scatter", MP.masked_scatter, "input, mask, source", "MaskedScatterBackward0"))),
+    Row("take", take),
+    Row("take_along_dim", take_along_dim),
+    Row("einsum", einsum, forms="f"), Row("tensordot", tensordot, forms="f"),
+    Row("kron", MP.kron, "input, other"),
+    Row("cartesian_prod", lambda *tensors: MP.cartesian_prod(tensors), forms="f"),
+    Row("combinations", MP.combinations, "input, r=2, with_replacement=False", forms="f"),
 ]
 
 FUNCTIONS: dict = {}

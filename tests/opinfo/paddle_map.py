@@ -86,6 +86,15 @@ def _split(a):
     return a
 
 
+def _tensor_split(a):
+    # torch's indices may be a tensor (0-d: a number of sections); paddle takes ints only
+    for k in ("indices_or_sections", "tensor_indices_or_sections", "sections", "indices"):
+        if k in a:
+            v = a.pop(k)
+            a["num_or_indices"] = v.tolist() if hasattr(v, "tolist") else v
+    return a
+
+
 def _scatter(reduce=None):
     def adapt(a):
         if "value" in a:
@@ -147,6 +156,7 @@ ROWS = {
     "atleast_1d": Row("atleast_1d", adapt=_varargs("x")),
     "atleast_2d": Row("atleast_2d", adapt=_varargs("x")),
     "atleast_3d": Row("atleast_3d", adapt=_varargs("x")),
+    "tensor_split": Row("tensor_split", adapt=_tensor_split),
     "split": Row("split", adapt=_split), "unsafe_split": Row("split", adapt=_split),
     "split_with_sizes": Row("split", {"split_sizes": "num_or_sections"}),
     "unsafe_chunk": Row("chunk"),

@@ -178,9 +178,10 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     return loss
 
 
-def one_hot(x, num_classes, name=None):
+def one_hot(x, num_classes=-1, name=None):  # -1: one more than the largest class
     from janusgrad.backend import default_float
-    return _V.one_hot(x, num_classes, default_float)
+    from janusgrad.ops import manip
+    return manip.one_hot(x, num_classes, default_float)
 
 
 # the functions that only rename or drop arguments, as table rows over engine functions

@@ -201,9 +201,18 @@ def binary_cross_entropy_with_logits(input, target, weight=None,  # noqa: A002
                "BinaryCrossEntropyWithLogitsBackward0")
 
 
+def one_hot(tensor, num_classes: int = -1):
+    # torch takes int64 indices only (the engine op takes any integer dtype)
+    from janusgrad.ops import manip
+    if tensor.array.dtype.name != "int64":
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    return manip.one_hot(tensor, num_classes)
+
+
 __all__ = [
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout",
     "flatten", "gelu", "huber_loss", "l1_loss", "leaky_relu", "linear", "log_softmax",
-    "mse_loss", "nll_loss", "relu", "sigmoid", "smooth_l1_loss", "softmax", "softplus", "tanh",
+    "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "smooth_l1_loss", "softmax",
+    "softplus", "tanh",
 ]
 __getattr__ = module_getattr("torchlike", "torch.nn.functional")
