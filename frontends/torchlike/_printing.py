@@ -16,6 +16,7 @@ PRECISION = 4
 THRESHOLD = 1000
 EDGEITEMS = 3
 LINEWIDTH = 80
+SCI_MODE = None  # torch.set_printoptions(sci_mode=...): None lets each tensor choose
 _DEFAULT_DTYPES = ("float32", "int64", "bool")
 
 
@@ -48,6 +49,8 @@ class _Formatter:
             self.width = max(len(f"{v:.{PRECISION}e}") for v in finite)
         else:
             self.width = max(len(f"{v:.{PRECISION}f}") for v in finite)
+        if SCI_MODE is not None:
+            self.sci_mode = SCI_MODE
 
     def format(self, v) -> str:
         if self.floating:
