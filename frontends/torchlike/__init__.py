@@ -100,12 +100,11 @@ __all__ += ["Generator", "load", "save"]
 # promotion queries, DLPack; janusgrad's own version stays at torch.version.janusgrad
 from . import _surface, testing, utils, version  # noqa: E402
 from ._surface import (  # noqa: E402
-    __version__,
+    __version__,  # noqa: F401 - torch.__version__
     broadcast_shapes,
     can_cast,
     finfo,
     from_dlpack,
-    get_default_dtype,
     get_printoptions,
     iinfo,
     promote_types,

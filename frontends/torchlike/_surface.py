@@ -55,8 +55,7 @@ def set_default_dtype(d) -> None:
     _backend.set_default_float(d._np)
 
 
-def get_default_dtype() -> _dtypes.dtype:
-    return _dtypes.from_np(_backend.default_float)
+get_default_dtype = _dtypes.get_default_dtype
 
 
 # ---------------------------------------------------------------- print options

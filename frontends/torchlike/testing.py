@@ -4,7 +4,7 @@ Strategies draw ``torchlike.Tensor`` objects (``dtypes`` are torch dtypes) and
 ``assert_gradients(fn, *tensors, order=2)`` checks ``fn``'s first and second
 derivatives against finite differences (see janusgrad.testing (engine/testing.py) and the README,
 "Property-testing your own functions").  hypothesis is imported only when a strategy
-is built.  (torch.testing's own helpers are not provided.)
+is built.  torch.testing's ``assert_close`` (with torch's failure messages) is here too.
 """
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ def tensor_pairs(dtypes=(float64,), low=-3.0, high=3.0, away_from=(), margin=0.1
                              margin, requires_grad, num, max_dims, max_side)
 
 
-__all__ = ["GradientMismatch", "assert_gradients", "broadcastable_shapes", "shapes",
-           "tensor_pairs", "tensors"]
+from ._assert_close import assert_close  # noqa: E402
+
+__all__ = ["GradientMismatch", "assert_close", "assert_gradients", "broadcastable_shapes",
+           "shapes", "tensor_pairs", "tensors"]
 __getattr__ = module_getattr("torchlike", "torch.testing")
