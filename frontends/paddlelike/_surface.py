@@ -46,7 +46,7 @@ class finfo:  # noqa: N801 - paddle spells it so
         self.max = builtins.float(info.max)
         self.min = builtins.float(info.min)
         self.tiny = self.smallest_normal = builtins.float(info.tiny)
-        self.resolution = builtins.float(info.resolution)
+        self.resolution = 10.0 ** -builtins.int(info.precision)
 
     def __repr__(self) -> str:
         return (f"paddle.finfo(min={_fmt(self.min)}, max={_fmt(self.max)}, "

@@ -103,7 +103,7 @@ class finfo:  # noqa: N801 - torch spells it so
         self.max = builtins.float(info.max)
         self.min = builtins.float(info.min)
         self.tiny = self.smallest_normal = builtins.float(info.tiny)
-        self.resolution = builtins.float(info.resolution)
+        self.resolution = 10.0 ** -builtins.int(info.precision)
 
     def __repr__(self) -> str:
         return (f"finfo(resolution={_fmt(self.resolution)}, min={_fmt(self.min)}, "
@@ -200,7 +200,7 @@ def to_dlpack(tensor):
 def tensor_dlpack(self, *args, **kwargs):
     """Tensor.__dlpack__: the data's own capsule (the consumer shares the memory)."""
     if self.requires_grad:
-        raise RuntimeError("Can't export tensors that require gradient, use tensor.detach()")
+        raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
     return _dlpack.export(self.array, *args, **kwargs)
 
 
