@@ -79,6 +79,19 @@ def module_getattr(shim: str, public_module: str):
     return __getattr__
 
 
+def class_getattr(shim: str, public_class: str):
+    """A ``__getattr__`` for a shim class (``torch.Tensor``): a missing public attribute
+    raises ``missing`` (``torchlike does not implement torch.Tensor.stft``), still an
+    AttributeError for ``hasattr``; dunder and private names raise the plain one."""
+
+    def __getattr__(self, name: str):
+        if _is_public(name):
+            raise missing(shim, f"{public_class}.{name}")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    return __getattr__
+
+
 def _stub_module(shim: str, public_name: str) -> types.ModuleType:
     """A package that stands for a public submodule the shim does not have:
     importing it works, using anything in it raises ``missing``."""

@@ -435,3 +435,43 @@ def test_in_process_run_code_and_module_restore_state(tmp_path):
                       restore=True) == 0
     after = (list(sys.argv), list(sys.path), sys.modules["__main__"], list(sys.meta_path))
     assert after == before
+
+
+# ------------------------------------------- missing names stay named (issue 15 item 8)
+_MISSING_CASES = [
+    ("torchlike", "import torch\ntorch.fft.rfft", "torch.fft"),
+    ("torchlike", "import torch.fft\ntorch.fft.rfft", "torch.fft.rfft"),
+    ("torchlike", "import torch.distributed as dist\ndist.init_process_group",
+     "torch.distributed.init_process_group"),
+    ("torchlike", "import torch.nn as nn\nnn.TransformerEncoderLayer(4, 2)",
+     "torch.nn.TransformerEncoderLayer"),
+    ("torchlike", "import torch\ntorch.ones(2).stft(4)", "torch.Tensor.stft"),
+    ("torchlike", "import torch\ntorch.utils.tensorboard.SummaryWriter",
+     "torch.utils.tensorboard"),
+    ("paddlelike", "import paddle\npaddle.ones([2]).stft(4)", "paddle.Tensor.stft"),
+    ("paddlelike", "import paddle.distributed as dist\ndist.init_parallel_env",
+     "paddle.distributed.init_parallel_env"),
+]
+
+
+def test_missing_names_fail_with_the_runner_message():
+    for shim, code, qualname in _MISSING_CASES:
+        p = subprocess.run([sys.executable, "-m", shim, "-c", code], capture_output=True,
+                           text=True, env=_env(), timeout=120)
+        assert p.returncode == 1, (code, p.stderr)
+        assert p.stderr.rstrip().endswith(
+            f"NotImplementedError: {shim} does not implement {qualname}"), (code, p.stderr)
+
+
+def test_tensor_missing_attribute_is_named_yet_hasattr_works():
+    import torchlike
+    from janusgrad.dropin import NotImplementedByShim
+
+    t = torchlike.ones(2)
+    assert not hasattr(t, "stft") and getattr(t, "stft", 7) == 7
+    with pytest.raises(NotImplementedByShim, match="torchlike does not implement "
+                                                    "torch.Tensor.stft"):
+        t.stft
+    with pytest.raises(AttributeError) as e:
+        t._private_thing
+    assert not isinstance(e.value, NotImplementedError)
