@@ -471,7 +471,7 @@ def test_tensor_missing_attribute_is_named_yet_hasattr_works():
     assert not hasattr(t, "stft") and getattr(t, "stft", 7) == 7
     with pytest.raises(NotImplementedByShim, match="torchlike does not implement "
                                                     "torch.Tensor.stft"):
-        t.stft
+        _ = t.stft
     with pytest.raises(AttributeError) as e:
-        t._private_thing
+        _ = t._private_thing
     assert not isinstance(e.value, NotImplementedError)
