@@ -398,3 +398,27 @@ def _replace_default(fn, old, new) -> None:
                                 for n, v in zip(names, fn.__defaults__))
     if fn.__kwdefaults__ and fn.__kwdefaults__.get("dtype") is old:
         fn.__kwdefaults__ = {**fn.__kwdefaults__, "dtype": new}
+
+
+def float_info(dtype) -> dict:
+    """finfo's fields of a floating dtype, as Python numbers (both frameworks' finfo)."""
+    info = np.finfo(dtype)
+    tiny = float(info.tiny)
+    return {"dtype": np.dtype(dtype).name, "bits": int(info.bits), "eps": float(info.eps),
+            "max": float(info.max), "min": float(info.min), "tiny": tiny,
+            "smallest_normal": tiny, "resolution": 10.0 ** -int(info.precision)}
+
+
+def int_info(dtype) -> dict:
+    """iinfo's fields of an integer dtype, as Python ints."""
+    info = np.iinfo(dtype)
+    return {"dtype": np.dtype(dtype).name, "bits": int(info.bits), "max": int(info.max),
+            "min": int(info.min)}
+
+
+def info_repr(prefix: str, info, fields: str, number=lambda v: f"{v:.6g}") -> str:
+    """``prefix(field=value, ...)`` for a finfo/iinfo object (numbers as ``number`` gives
+    them; ``dtype`` and ``bits`` as they are)."""
+    parts = [f"{k}={getattr(info, k) if k in ('dtype', 'bits') else number(getattr(info, k))}"
+             for k in fields.split()]
+    return f"{prefix}({', '.join(parts)})"

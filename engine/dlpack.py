@@ -57,3 +57,20 @@ def export(array, *args, **kwargs):
 
 def device(array):
     return array.__dlpack_device__()
+
+
+def install(tensor_cls, refuse=None) -> None:
+    """``tensor_cls.__dlpack__`` / ``__dlpack_device__`` over the tensor's data (the consumer
+    shares the memory); ``refuse(tensor)`` may raise first (torch refuses a tensor that
+    requires grad)."""
+
+    def __dlpack__(self, *args, **kwargs):
+        if refuse is not None:
+            refuse(self)
+        return export(self.array, *args, **kwargs)
+
+    def __dlpack_device__(self):
+        return device(self.array)
+
+    tensor_cls.__dlpack__ = __dlpack__
+    tensor_cls.__dlpack_device__ = __dlpack_device__

@@ -55,23 +55,9 @@ __all__ += ["grad"]
 
 # module-level surface (issue 15 item 4); janusgrad's own version: paddle.version.janusgrad
 from . import _surface, utils, version  # noqa: E402
-from ._surface import (  # noqa: E402
-    __version__,
-    disable_signal_handler,
-    finfo,
-    from_dlpack,
-    get_default_dtype,
-    iinfo,
-    set_default_dtype,
-)
+from ._surface import *  # noqa: E402,F403  (version, default dtype, finfo, DLPack)
 
-Tensor.__dlpack__ = _surface.tensor_dlpack
-Tensor.__dlpack_device__ = _surface.tensor_dlpack_device
-# a public Tensor attribute we lack is named as missing (issue 15 item 8)
-from janusgrad.dropin import class_getattr as _class_getattr  # noqa: E402
-
-Tensor.__getattr__ = _class_getattr("paddlelike", "paddle.Tensor")
-__all__ += ["disable_signal_handler", "finfo", "from_dlpack", "get_default_dtype", "iinfo",
-            "set_default_dtype", "utils", "version"]
+_surface.install(Tensor)  # __dlpack__, and missing attributes named (issue 15 item 8)
+__all__ += [*_surface.__all__[1:], "utils", "version"]
 
 _own_folder(_os.path.dirname(__file__))  # our frames are not the user's in anomaly reports

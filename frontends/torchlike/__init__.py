@@ -113,12 +113,7 @@ from ._surface import (  # noqa: E402
     set_printoptions,
 )
 
-Tensor.__dlpack__ = _surface.tensor_dlpack
-Tensor.__dlpack_device__ = _surface.tensor_dlpack_device
-# a public Tensor attribute we lack is named as missing (issue 15 item 8)
-from janusgrad.dropin import class_getattr as _class_getattr  # noqa: E402
-
-Tensor.__getattr__ = _class_getattr("torchlike", "torch.Tensor")
+_surface.install(Tensor)  # __dlpack__, and missing attributes named (issue 15 item 8)
 __all__ += ["broadcast_shapes", "can_cast", "finfo", "from_dlpack", "get_printoptions",
             "iinfo", "promote_types", "result_type", "set_default_dtype", "set_printoptions",
             "testing", "utils", "version"]

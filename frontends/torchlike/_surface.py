@@ -9,6 +9,7 @@ import numpy as _np
 from janusgrad import backend as _backend
 from janusgrad import dlpack as _dlpack
 from janusgrad import dtypes as _edtypes
+from janusgrad.dropin import class_getattr
 
 from . import _dtypes, _printing
 
@@ -85,10 +86,6 @@ def get_printoptions() -> dict:
 
 
 # ---------------------------------------------------------------- finfo / iinfo
-def _fmt(v) -> str:
-    return f"{v:.6g}"
-
-
 class finfo:  # noqa: N801 - torch spells it so
     def __init__(self, type=None) -> None:  # noqa: A002 - torch's parameter name
         d = get_default_dtype() if type is None else type
@@ -96,20 +93,11 @@ class finfo:  # noqa: N801 - torch spells it so
                                  or not d.is_floating_point):
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")
-        info = _np.finfo(d._np)
-        self.dtype = d._name
-        self.bits = builtins.int(info.bits)
-        self.eps = builtins.float(info.eps)
-        self.max = builtins.float(info.max)
-        self.min = builtins.float(info.min)
-        self.tiny = self.smallest_normal = builtins.float(info.tiny)
-        self.resolution = 10.0 ** -builtins.int(info.precision)
+        vars(self).update(_backend.float_info(d._np))
 
     def __repr__(self) -> str:
-        return (f"finfo(resolution={_fmt(self.resolution)}, min={_fmt(self.min)}, "
-                f"max={_fmt(self.max)}, eps={_fmt(self.eps)}, "
-                f"smallest_normal={_fmt(self.smallest_normal)}, tiny={_fmt(self.tiny)}, "
-                f"dtype={self.dtype})")
+        return _backend.info_repr("finfo", self,
+                                  "resolution min max eps smallest_normal tiny dtype")
 
     __str__ = __repr__
 
@@ -118,15 +106,11 @@ class iinfo:  # noqa: N801 - torch spells it so
     def __init__(self, type) -> None:  # noqa: A002 - torch's parameter name
         if builtins.type(type) is not _dtypes.dtype or type._np.kind not in "iu":
             raise TypeError(f"{type} is not supported by torch.iinfo")
-        info = _np.iinfo(type._np)
-        self.dtype = type._name
-        self.bits = builtins.int(info.bits)
-        self.max = builtins.int(info.max)
-        self.min = builtins.int(info.min)
+        vars(self).update(_backend.int_info(type._np))
 
     def __repr__(self) -> str:
-        lo, hi = _fmt(builtins.float(self.min)), _fmt(builtins.float(self.max))
-        return f"iinfo(min={lo}, max={hi}, dtype={self.dtype})"
+        return _backend.info_repr("iinfo", self, "min max dtype",
+                                  lambda v: f"{builtins.float(v):.6g}")
 
     __str__ = __repr__
 
@@ -197,12 +181,12 @@ def to_dlpack(tensor):
     return _dlpack.export(tensor.array, max_version=(1, 0))
 
 
-def tensor_dlpack(self, *args, **kwargs):
-    """Tensor.__dlpack__: the data's own capsule (the consumer shares the memory)."""
-    if self.requires_grad:
+def _refuse_grad(tensor) -> None:
+    if tensor.requires_grad:
         raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
-    return _dlpack.export(self.array, *args, **kwargs)
 
 
-def tensor_dlpack_device(self):
-    return _dlpack.device(self.array)
+def install(tensor_cls) -> None:
+    """``__dlpack__``, and a missing public attribute named as missing (issue 15 item 8)."""
+    _dlpack.install(tensor_cls, _refuse_grad)
+    tensor_cls.__getattr__ = class_getattr("torchlike", "torch.Tensor")
