@@ -3,8 +3,7 @@ finfo/iinfo, type promotion queries, broadcast_shapes and DLPack exchange."""
 from __future__ import annotations
 
 import builtins
-
-import numpy as _np
+import operator
 
 from janusgrad import backend as _backend
 from janusgrad import dlpack as _dlpack
@@ -148,8 +147,8 @@ def broadcast_shapes(*shapes):
 
     norm = []
     for s in shapes:
-        norm.append((builtins.int(s),) if isinstance(s, (builtins.int, _np.integer))
-                    else tuple(s))
+        norm.append(tuple(s) if isinstance(s, (tuple, list)) or hasattr(s, "__len__")
+                    else (operator.index(s),))
     out: list = []
     for k, shape in enumerate(norm):
         for i in range(1, len(shape) + 1):

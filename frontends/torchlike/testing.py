@@ -34,7 +34,19 @@ def tensor_pairs(dtypes=(float64,), low=-3.0, high=3.0, away_from=(), margin=0.1
                              margin, requires_grad, num, max_dims, max_side)
 
 
-from ._assert_close import assert_close  # noqa: E402
+from ._size import Size  # noqa: E402
+
+
+def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=None,
+                 equal_nan=False, check_device=True, check_dtype=True, check_layout=True,
+                 check_stride=False, msg=None) -> None:
+    """torch.testing.assert_close, with torch's failure messages."""
+    from . import _dtypes
+
+    _kit.assert_close(actual, expected, shape_str=Size, dtype_str=_dtypes.from_np, rtol=rtol,
+                      atol=atol, equal_nan=equal_nan, check_dtype=check_dtype, msg=msg)
+
+
 
 __all__ = ["GradientMismatch", "assert_close", "assert_gradients", "broadcastable_shapes",
            "shapes", "tensor_pairs", "tensors"]
