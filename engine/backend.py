@@ -351,3 +351,74 @@ def constant(xp: Any, value: float, dtype: np.dtype):
         c = xp.asarray(value, dtype=dtype)
         _CONSTANTS[key] = c
     return c
+
+
+def set_default_float(dtype) -> None:
+    """Make ``dtype`` (float16/32/64) the default floating dtype, process-wide, as both
+    frameworks' ``set_default_dtype`` do: factories without a dtype, Python floats in
+    arithmetic and int-to-float promotions follow it.
+
+    Modules bind ``default_float`` by name (``from .backend import default_float``) and use
+    it as a parameter default (``dtype=default_float``): both bindings are replaced in every
+    loaded module that imported it, and modules imported later read the new value here.
+    """
+    global default_float
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        raise TypeError(f"only floating-point types are supported as the default type, "
+                        f"not {dtype}")
+    old, default_float = default_float, dtype
+    if old is dtype:
+        return
+    import sys
+    import types
+
+    for name, module in list(sys.modules.items()):
+        namespace = getattr(module, "__dict__", None)
+        if not namespace or namespace.get("default_float") is not old:
+            continue
+        namespace["default_float"] = dtype
+        for obj in list(namespace.values()):
+            if getattr(obj, "__module__", None) != name:
+                continue
+            if isinstance(obj, type):
+                for fn in vars(obj).values():
+                    if isinstance(fn, types.FunctionType):
+                        _replace_default(fn, old, dtype)
+            elif isinstance(obj, types.FunctionType):
+                _replace_default(fn=obj, old=old, new=dtype)
+
+
+def _replace_default(fn, old, new) -> None:
+    """``fn``'s ``dtype=default_float`` parameter defaults, now ``new``."""
+    code = fn.__code__
+    if fn.__defaults__:
+        names = code.co_varnames[:code.co_argcount][-len(fn.__defaults__):]
+        fn.__defaults__ = tuple(new if n == "dtype" and v is old else v
+                                for n, v in zip(names, fn.__defaults__))
+    if fn.__kwdefaults__ and fn.__kwdefaults__.get("dtype") is old:
+        fn.__kwdefaults__ = {**fn.__kwdefaults__, "dtype": new}
+
+
+def float_info(dtype) -> dict:
+    """finfo's fields of a floating dtype, as Python numbers (both frameworks' finfo)."""
+    info = np.finfo(dtype)
+    tiny = float(info.tiny)
+    return {"dtype": np.dtype(dtype).name, "bits": int(info.bits), "eps": float(info.eps),
+            "max": float(info.max), "min": float(info.min), "tiny": tiny,
+            "smallest_normal": tiny, "resolution": 10.0 ** -int(info.precision)}
+
+
+def int_info(dtype) -> dict:
+    """iinfo's fields of an integer dtype, as Python ints."""
+    info = np.iinfo(dtype)
+    return {"dtype": np.dtype(dtype).name, "bits": int(info.bits), "max": int(info.max),
+            "min": int(info.min)}
+
+
+def info_repr(prefix: str, info, fields: str, number=lambda v: f"{v:.6g}") -> str:
+    """``prefix(field=value, ...)`` for a finfo/iinfo object (numbers as ``number`` gives
+    them; ``dtype`` and ``bits`` as they are)."""
+    parts = [f"{k}={getattr(info, k) if k in ('dtype', 'bits') else number(getattr(info, k))}"
+             for k in fields.split()]
+    return f"{prefix}({', '.join(parts)})"

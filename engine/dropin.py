@@ -79,6 +79,19 @@ def module_getattr(shim: str, public_module: str):
     return __getattr__
 
 
+def class_getattr(shim: str, public_class: str):
+    """A ``__getattr__`` for a shim class (``torch.Tensor``): a missing public attribute
+    raises ``missing`` (``torchlike does not implement torch.Tensor.stft``), still an
+    AttributeError for ``hasattr``; dunder and private names raise the plain one."""
+
+    def __getattr__(self, name: str):
+        if _is_public(name):
+            raise missing(shim, f"{public_class}.{name}")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    return __getattr__
+
+
 def _stub_module(shim: str, public_name: str) -> types.ModuleType:
     """A package that stands for a public submodule the shim does not have:
     importing it works, using anything in it raises ``missing``."""
@@ -220,14 +233,53 @@ def _main_module(path: str) -> types.ModuleType:
 
 
 def main(argv: list[str], public: str, shim: str) -> int:
-    """``python -m <shim> SCRIPT [ARGS...]``: ``run`` with the command line, or the usage
-    text (exit code 2) without a script."""
+    """``python -m <shim> SCRIPT|-c CODE|-m MODULE [ARGS...]``: like ``python``, with
+    ``import public`` giving ``shim``; the usage text (exit code 2) without a target."""
+    usage = (f"usage: python -m {shim} SCRIPT | -c CODE | -m MODULE [ARGS...]\n"
+             "Runs SCRIPT, CODE or MODULE like `python` would,\n"
+             f"with `import {public}` giving {shim}.\n")
     if len(argv) < 2:
-        sys.stderr.write(f"usage: python -m {shim} SCRIPT [ARGS...]\n"
-                         "Runs SCRIPT like `python SCRIPT ARGS...`,\n"
-                         f"with `import {public}` giving {shim}.\n")
+        sys.stderr.write(usage)
         return 2
+    if argv[1] in ("-c", "-m"):
+        if len(argv) < 3:
+            sys.stderr.write(f"Argument expected for the {argv[1]} option\n{usage}")
+            return 2
+        if argv[1] == "-c":
+            return run_code(argv[2], argv[3:], public=public, shim=shim)
+        return run_module(argv[2], argv[3:], public=public, shim=shim)
     return run(argv[1], argv[2:], public=public, shim=shim)
+
+
+def run_code(code: str, args: list[str], public: str, shim: str, restore: bool = False) -> int:
+    """``python -c code args...`` with ``import public`` giving ``shim``."""
+    main = _main_module("<string>")
+    del main.__file__, main.__cached__
+    main.__loader__ = importlib.machinery.BuiltinImporter
+    return _execute(lambda: exec(compile(code, "<string>", "exec", dont_inherit=True),
+                                 main.__dict__),
+                    ["-c", *args], "", main, public, shim, restore)
+
+
+def run_module(module: str, args: list[str], public: str, shim: str,
+               restore: bool = False) -> int:
+    """``python -m module args...`` with ``import public`` giving ``shim``."""
+    import runpy
+
+    def go():
+        # runpy sets sys.argv[0] to the module's file, as `python -m` does
+        try:
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
+        except ImportError as e:
+            tb = e.__traceback__
+            while tb.tb_next is not None:
+                tb = tb.tb_next
+            if e.name is not None or "runpy" not in tb.tb_frame.f_code.co_filename:
+                raise  # raised by the module's own code
+            sys.stderr.write(f"{sys.executable}: {e}\n")  # "No module named x", as python
+            raise SystemExit(1) from None
+
+    return _execute(go, ["-m", *args], os.getcwd(), None, public, shim, restore)
 
 
 def run(script: str, args: list[str], public: str, shim: str, restore: bool = False) -> int:
@@ -246,13 +298,21 @@ def run(script: str, args: list[str], public: str, shim: str, restore: bool = Fa
                          f"[Errno {e.errno}] {e.strerror}\n")
         return 2
 
+    main = _main_module(path)
+    # like `python script.py`: the script's own folder first, not the caller's cwd
+    folder = os.path.dirname(os.path.realpath(path))
+    return _execute(lambda: exec(compile(source, path, "exec", dont_inherit=True),
+                                 main.__dict__),
+                    [script, *args], folder, main, public, shim, restore)
+
+
+def _execute(body, argv, folder, main, public, shim, restore) -> int:
+    """Run ``body()`` as the program: sys.argv, sys.path[0] and ``__main__`` set up as
+    python sets them, ``import public`` served by ``shim``; returns the exit code."""
     finder = AliasFinder(public, shim)
     saved_argv, saved_path = sys.argv, sys.path[:]
     saved_main = sys.modules.get("__main__")
-    main = _main_module(path)
-    sys.argv = [script, *args]
-    # like `python script.py`: the script's own folder first, not the caller's cwd
-    folder = os.path.dirname(os.path.realpath(path))
+    sys.argv = list(argv)
     if not getattr(sys.flags, "safe_path", False):
         if sys.path and not restore:
             sys.path[0] = folder  # `python -m` put the caller's cwd there
@@ -262,10 +322,10 @@ def run(script: str, args: list[str], public: str, shim: str, restore: bool = Fa
     evicted = {name: sys.modules.pop(name) for name in list(sys.modules)
                if name == public or name.startswith(public + ".")}
     sys.meta_path.insert(0, finder)
-    sys.modules["__main__"] = main
+    if main is not None:
+        sys.modules["__main__"] = main
     try:
-        code = compile(source, path, "exec", dont_inherit=True)
-        exec(code, main.__dict__)
+        body()
         return 0
     except SystemExit as e:
         return _exit_code(e)

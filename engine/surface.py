@@ -181,6 +181,41 @@ def _inplace_form(row: Row, fn: Callable, function: Callable, scope: dict, modul
                     dict(scope, _function=function), module, prelude)
 
 
+def _aliased(fn: Callable, kw_aliases: dict[str, str]) -> Callable:
+    """``fn`` accepting ``kw_aliases`` (torch's ``axis=`` for ``dim=``) for the parameters of
+    its signature that have one; ``fn`` itself when none applies."""
+    import functools
+    import inspect
+
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return fn
+    ps = sig.parameters
+    if any(p.kind is p.VAR_KEYWORD for p in ps.values()):
+        return fn
+    present = {al: name for name, al in kw_aliases.items() if name in ps and al not in ps}
+    if not present:
+        return fn
+
+    @functools.wraps(fn)
+    def function(*args, **kwargs):
+        for al, name in present.items():
+            if al in kwargs:
+                if name in kwargs:
+                    raise TypeError(f"{fn.__name__}() got both '{name}' and its alias "
+                                    f"'{al}'")
+                kwargs[name] = kwargs.pop(al)
+        return fn(*args, **kwargs)
+
+    extra = [inspect.Parameter(al, inspect.Parameter.KEYWORD_ONLY, default=None)
+             for al in present]
+    params = list(ps.values())
+    at = next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD), len(params))
+    function.__signature__ = sig.replace(parameters=params[:at] + extra + params[at:])
+    return function
+
+
 def install(rows: Iterable[Row], namespace: dict, tensor_cls: type | None, *,
             module: str, env: dict | None = None, tag: Callable | None = None,
             inplace: Callable | None = None,
@@ -200,7 +235,9 @@ def install(rows: Iterable[Row], namespace: dict, tensor_cls: type | None, *,
         fn = resolve(row.fn)
         scope = dict(env or {}, fn=fn, _tag=tag, _inplace=inplace, _MISSING=_MISSING)
         if row.params is None and row.node is None:
-            function = fn  # nothing to translate: the engine function itself
+            # nothing to translate: the engine (or hand-written) function itself, given the
+            # keyword aliases of the parameters it has
+            function = _aliased(fn, kw_aliases)
         else:
             params = row.params if row.params is not None else "*args, **kwargs"
             call = row.call if row.call is not None else _default_call(params)

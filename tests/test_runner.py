@@ -366,3 +366,112 @@ def test_public_module_imported_before_the_run_is_replaced(fake, tmp_path):
     p = subprocess.run([sys.executable, "-c", code, str(script)], capture_output=True,
                        text=True, env=_env(tmp_path / "shimroot"), timeout=120)
     assert _lines(p) == ["False fakeshim"]
+
+
+# ------------------------------------------------- -c CODE and -m MODULE, like python
+@pytest.mark.parametrize("public, shim", [("torch", "torchlike"), ("paddle", "paddlelike")])
+def test_python_m_dash_c_runs_code(tmp_path, public, shim):
+    code = (f"import sys, {public}; print({public}.__name__, sys.argv, "
+            f"{public}.ones([2]).shape[0]); sys.exit(3)")
+    p = subprocess.run([sys.executable, "-m", shim, "-c", code, "a", "-x"], capture_output=True,
+                       text=True, env=_env(), cwd=tmp_path, timeout=120)
+    assert p.returncode == 3, p.stderr
+    assert p.stdout == f"{shim} ['-c', 'a', '-x'] 2\n"
+
+
+def test_python_m_dash_c_missing_api_and_errors(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "torchlike", "-c",
+                        "import torch\ntorch.nosuchthing"], capture_output=True, text=True,
+                       env=_env(), cwd=tmp_path, timeout=120)
+    assert p.returncode == 1
+    assert 'File "<string>", line 2' in p.stderr
+    assert p.stderr.rstrip().endswith(
+        "NotImplementedError: torchlike does not implement torch.nosuchthing")
+    p = subprocess.run([sys.executable, "-m", "torchlike", "-c"], capture_output=True,
+                       text=True, env=_env(), timeout=120)
+    assert p.returncode == 2 and "Argument expected for the -c option" in p.stderr
+
+
+@pytest.mark.parametrize("public, shim", [("torch", "torchlike"), ("paddle", "paddlelike")])
+def test_python_m_dash_m_runs_pytest_on_a_suite_written_for_the_framework(tmp_path, public,
+                                                                          shim):
+    (tmp_path / "test_suite.py").write_text(textwrap.dedent(f"""
+        import {public}
+
+        def test_uses_the_shim():
+            assert {public}.__name__ == {shim!r}
+            assert float({public}.ones([3]).sum()) == 3.0
+
+        def test_fails_visibly():
+            assert {public}.ones([1]).shape[0] == 2
+    """))
+    p = subprocess.run([sys.executable, "-m", shim, "-m", "pytest", "-q", "-p",
+                        "no:cacheprovider", "test_suite.py"], capture_output=True, text=True,
+                       env=_env(), cwd=tmp_path, timeout=300)
+    assert p.returncode == 1, p.stdout + p.stderr  # pytest's "some tests failed"
+    assert "1 failed, 1 passed" in p.stdout
+
+
+def test_python_m_dash_m_argv_and_missing_module(tmp_path):
+    (tmp_path / "mymod.py").write_text(
+        "import sys, torch\nprint(torch.__name__, sys.argv[1:], __name__)\n")
+    p = subprocess.run([sys.executable, "-m", "torchlike", "-m", "mymod", "q"],
+                       capture_output=True, text=True, env=_env(), cwd=tmp_path, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "torchlike ['q'] __main__\n"
+    p = subprocess.run([sys.executable, "-m", "torchlike", "-m", "no_such_module_xyz"],
+                       capture_output=True, text=True, env=_env(), cwd=tmp_path, timeout=120)
+    assert p.returncode == 1
+    assert p.stderr.strip().endswith("No module named no_such_module_xyz")
+
+
+def test_in_process_run_code_and_module_restore_state(tmp_path):
+    from janusgrad.dropin import run_code, run_module
+
+    before = (list(sys.argv), list(sys.path), sys.modules["__main__"], list(sys.meta_path))
+    assert run_code("import sys\nsys.exit(6)", [], public="jsonpublic", shim="json",
+                    restore=True) == 6
+    assert run_module("json.tool", ["--help"], public="jsonpublic", shim="json",
+                      restore=True) == 0
+    after = (list(sys.argv), list(sys.path), sys.modules["__main__"], list(sys.meta_path))
+    assert after == before
+
+
+# ------------------------------------------- missing names stay named (issue 15 item 8)
+_MISSING_CASES = [
+    ("torchlike", "import torch\ntorch.fft.rfft", "torch.fft"),
+    ("torchlike", "import torch.fft\ntorch.fft.rfft", "torch.fft.rfft"),
+    ("torchlike", "import torch.distributed as dist\ndist.init_process_group",
+     "torch.distributed.init_process_group"),
+    ("torchlike", "import torch.nn as nn\nnn.TransformerEncoderLayer(4, 2)",
+     "torch.nn.TransformerEncoderLayer"),
+    ("torchlike", "import torch\ntorch.ones(2).stft(4)", "torch.Tensor.stft"),
+    ("torchlike", "import torch\ntorch.utils.tensorboard.SummaryWriter",
+     "torch.utils.tensorboard"),
+    ("paddlelike", "import paddle\npaddle.ones([2]).stft(4)", "paddle.Tensor.stft"),
+    ("paddlelike", "import paddle.distributed as dist\ndist.init_parallel_env",
+     "paddle.distributed.init_parallel_env"),
+]
+
+
+def test_missing_names_fail_with_the_runner_message():
+    for shim, code, qualname in _MISSING_CASES:
+        p = subprocess.run([sys.executable, "-m", shim, "-c", code], capture_output=True,
+                           text=True, env=_env(), timeout=120)
+        assert p.returncode == 1, (code, p.stderr)
+        assert p.stderr.rstrip().endswith(
+            f"NotImplementedError: {shim} does not implement {qualname}"), (code, p.stderr)
+
+
+def test_tensor_missing_attribute_is_named_yet_hasattr_works():
+    import torchlike
+    from janusgrad.dropin import NotImplementedByShim
+
+    t = torchlike.ones(2)
+    assert not hasattr(t, "stft") and getattr(t, "stft", 7) == 7
+    with pytest.raises(NotImplementedByShim, match="torchlike does not implement "
+                                                    "torch.Tensor.stft"):
+        _ = t.stft
+    with pytest.raises(AttributeError) as e:
+        _ = t._private_thing
+    assert not isinstance(e.value, NotImplementedError)

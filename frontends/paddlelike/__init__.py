@@ -34,10 +34,6 @@ dtype = DataType
 grad_mode_names = ("no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled")
 
 
-def get_default_dtype() -> str:
-    return "float32"
-
-
 def in_dynamic_mode() -> bool:
     return True
 
@@ -56,5 +52,12 @@ __all__ = [n for n in dir() if not n.startswith("_")] + ["is_grad_enabled"]
 from .autograd import grad  # noqa: E402 - paddle.grad (issue 3)
 
 __all__ += ["grad"]
+
+# module-level surface (issue 15 item 4); janusgrad's own version: paddle.version.janusgrad
+from . import _surface, utils, version  # noqa: E402
+from ._surface import *  # noqa: E402,F403  (version, default dtype, finfo, DLPack)
+
+_surface.install(Tensor)  # __dlpack__, and missing attributes named (issue 15 item 8)
+__all__ += [*_surface.__all__[1:], "utils", "version"]
 
 _own_folder(_os.path.dirname(__file__))  # our frames are not the user's in anomaly reports

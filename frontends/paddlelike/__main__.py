@@ -1,4 +1,4 @@
-"""`python -m paddlelike SCRIPT [ARGS...]`: run a paddle script unmodified on paddlelike."""
+"""`python -m paddlelike SCRIPT|-c CODE|-m MODULE [ARGS...]`: paddle code run on paddlelike."""
 import sys
 
 from janusgrad.dropin import main

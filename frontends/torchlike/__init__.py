@@ -96,4 +96,26 @@ from .utils._generator import Generator  # noqa: E402
 
 __all__ += ["Generator", "load", "save"]
 
+# module-level surface (issue 15 item 4): version, default dtype, print options, finfo,
+# promotion queries, DLPack; janusgrad's own version stays at torch.version.janusgrad
+from . import _surface, testing, utils, version  # noqa: E402
+from ._surface import (  # noqa: E402
+    __version__,  # noqa: F401 - torch.__version__
+    broadcast_shapes,
+    can_cast,
+    finfo,
+    from_dlpack,
+    get_printoptions,
+    iinfo,
+    promote_types,
+    result_type,
+    set_default_dtype,
+    set_printoptions,
+)
+
+_surface.install(Tensor)  # __dlpack__, and missing attributes named (issue 15 item 8)
+__all__ += ["broadcast_shapes", "can_cast", "finfo", "from_dlpack", "get_printoptions",
+            "iinfo", "promote_types", "result_type", "set_default_dtype", "set_printoptions",
+            "testing", "utils", "version"]
+
 _own_folder(_os.path.dirname(__file__))  # our frames are not the user's in anomaly reports

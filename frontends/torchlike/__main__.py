@@ -1,4 +1,4 @@
-"""`python -m torchlike SCRIPT [ARGS...]`: run a torch script unmodified on torchlike."""
+"""`python -m torchlike SCRIPT|-c CODE|-m MODULE [ARGS...]`: torch code run on torchlike."""
 import sys
 
 from janusgrad.dropin import main

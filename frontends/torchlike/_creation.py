@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import warnings
 
+from janusgrad import backend
 from janusgrad.backend import device_of, is_array, to_device
 from janusgrad.tensor import Tensor as EngineTensor
 from janusgrad.tensor import unrecorded
@@ -28,7 +29,7 @@ def _size(size, kw_size=None) -> tuple:
 
 
 def _float_dtype(dtype):
-    return _dtypes.to_np(_dtypes.float32 if dtype is None else dtype)
+    return backend.default_float if dtype is None else _dtypes.to_np(dtype)
 
 
 def _dev(device):

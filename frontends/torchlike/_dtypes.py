@@ -74,6 +74,8 @@ def to_np(d):
 
 
 def get_default_dtype() -> dtype:
-    """Always float32: the engine computes in float32 by default."""
-    return float32
+    """The engine's default float (``torch.set_default_dtype`` sets it)."""
+    from janusgrad import backend
+
+    return _BY_NP[backend.default_float]
 

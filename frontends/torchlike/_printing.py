@@ -16,6 +16,7 @@ PRECISION = 4
 THRESHOLD = 1000
 EDGEITEMS = 3
 LINEWIDTH = 80
+SCI_MODE = None  # torch.set_printoptions(sci_mode=...): None lets each tensor choose
 _DEFAULT_DTYPES = ("float32", "int64", "bool")
 
 
@@ -37,15 +38,14 @@ class _Formatter:
             return
         finite = [v for v in values if v == v and v != 0 and not math.isinf(v)]
         self.int_mode = integral
-        if integral:
-            if hi / lo > 1000.0 or hi > 1.0e8:
-                self.sci_mode = True
-                self.width = max(len(f"{v:.{PRECISION}e}") for v in finite)
-            else:
-                self.width = max(len(f"{v:.0f}") for v in finite) + 1
-        elif hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4:
-            self.sci_mode = True
+        # torch 2.13: the notation first (set_printoptions(sci_mode=...) decides when set),
+        # then the width in that notation
+        auto = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
+        self.sci_mode = auto if SCI_MODE is None else SCI_MODE
+        if self.sci_mode:
             self.width = max(len(f"{v:.{PRECISION}e}") for v in finite)
+        elif integral:
+            self.width = max(len(f"{v:.0f}") for v in finite) + 1
         else:
             self.width = max(len(f"{v:.{PRECISION}f}") for v in finite)
 

@@ -162,7 +162,9 @@ class Tensor(EngineTensor):
     def shape(self) -> Size:
         return Size(self.array.shape)
 
-    def size(self, dim: int | None = None):
+    def size(self, dim: int | None = None, *, axis: int | None = None):
+        if axis is not None:
+            dim = axis
         if dim is None:
             return Size(self.array.shape)
         return self.array.shape[self._axis(dim)]

@@ -4,7 +4,7 @@ Strategies draw ``torchlike.Tensor`` objects (``dtypes`` are torch dtypes) and
 ``assert_gradients(fn, *tensors, order=2)`` checks ``fn``'s first and second
 derivatives against finite differences (see janusgrad.testing (engine/testing.py) and the README,
 "Property-testing your own functions").  hypothesis is imported only when a strategy
-is built.  (torch.testing's own helpers are not provided.)
+is built.  torch.testing's ``assert_close`` (with torch's failure messages) is here too.
 """
 from __future__ import annotations
 
@@ -34,6 +34,20 @@ def tensor_pairs(dtypes=(float64,), low=-3.0, high=3.0, away_from=(), margin=0.1
                              margin, requires_grad, num, max_dims, max_side)
 
 
-__all__ = ["GradientMismatch", "assert_gradients", "broadcastable_shapes", "shapes",
-           "tensor_pairs", "tensors"]
+from ._size import Size  # noqa: E402
+
+
+def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=None,
+                 equal_nan=False, check_device=True, check_dtype=True, check_layout=True,
+                 check_stride=False, msg=None) -> None:
+    """torch.testing.assert_close, with torch's failure messages."""
+    from . import _dtypes
+
+    _kit.assert_close(actual, expected, shape_str=Size, dtype_str=_dtypes.from_np, rtol=rtol,
+                      atol=atol, equal_nan=equal_nan, check_dtype=check_dtype, msg=msg)
+
+
+
+__all__ = ["GradientMismatch", "assert_close", "assert_gradients", "broadcastable_shapes",
+           "shapes", "tensor_pairs", "tensors"]
 __getattr__ = module_getattr("torchlike", "torch.testing")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from janusgrad.dropin import module_getattr
 
-from . import data
+from . import data, dlpack
 
-__all__ = ["data"]
+__all__ = ["data", "dlpack"]
 __getattr__ = module_getattr("torchlike", "torch.utils")

@@ -1,0 +1,9 @@
+"""torch.utils.dlpack: exchange tensors with numpy, real torch, cupy ... without a copy."""
+from __future__ import annotations
+
+from janusgrad.dropin import module_getattr
+
+from .._surface import from_dlpack, to_dlpack
+
+__all__ = ["from_dlpack", "to_dlpack"]
+__getattr__ = module_getattr("torchlike", "torch.utils.dlpack")
