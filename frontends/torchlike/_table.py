@@ -173,8 +173,9 @@ def _extreme(name, pair, input, dim, keepdim, other):  # noqa: A002
     dim = axes_tuple(dim)
     if dim is None:
         return tag(getattr(R, name)(input), name.capitalize() + "Backward1")
-    values = tag(getattr(R, name)(input, dim, keepdim), name.capitalize() + "Backward0")
-    return pair((values, getattr(R, "arg" + name)(input, dim, keepdim)))
+    # along a dim the gradient goes to the returned index only (amax/amin share it)
+    values, indices = getattr(R, name + "_along")(input, dim, keepdim)
+    return pair((tag(values, name.capitalize() + "Backward0"), indices))
 
 
 def max(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):  # noqa: A001,A002
