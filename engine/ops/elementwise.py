@@ -408,14 +408,28 @@ def clamp(x, min=None, max=None):
     hi = max.array if isinstance(max, Tensor) else max
     if lo is None and hi is None:
         raise x.dialect.invalid("clamp", "at least one of min and max must be given")
+    dt = _clamp_dtype(a, lo, hi)
+    if dt != a.dtype:
+        a = a.astype(dt)
     try:
         out = xp_of(a).clip(a, lo, hi)
     except TypeError:
         check_same_device(type(x), "clamp", a, lo, hi)
         raise
-    if out.dtype != a.dtype and a.dtype.kind == "f":
-        out = out.astype(a.dtype)
+    if out.dtype != dt:
+        out = out.astype(dt)
     return record(_clamp, as_out(out), (x,), (x, min, max))
+
+
+def _clamp_dtype(a, lo, hi):
+    """The bounds take part in promotion as operands do (torch and paddle alike): a Python
+    float bound makes an integer tensor the default float dtype, a 0-d tensor bound ranks
+    as a zero-dim operand."""
+    ops = [(a.dtype, _rank(a))]
+    for v in (lo, hi):
+        if v is not None:
+            ops.append((v.dtype, _rank(v)) if hasattr(v, "ndim") else (scalar_dtype(v), SCALAR))
+    return result_type(tuple(ops))
 
 
 _where = defop("where", uses="x", rule=(None, lambda np, g, c: np.where(c, g, g * 0.0),
