@@ -435,7 +435,7 @@ def accumulate_grad(leaf: Tensor, g: Tensor, create_graph: bool = False) -> None
         from .ops.elementwise import add
         leaf._grad = add(old, g)
     else:
-        old.array = old.array + g.array
+        old.array = _arr(old.array + g.array)  # 0-d arrays add to a numpy scalar
     if leaf.dialect.grad_requires_grad and leaf._grad.node is None:
         leaf._grad.requires_grad = True
 
