@@ -32,6 +32,9 @@ class Dialect:
     # an in-place change of a view rewrites its base's history too (torch's CopySlices), or
     # changes the base's memory only (paddle).
     inplace_view_rebases_base = False
+    # a view made under no_grad of a tensor that requires grad requires grad too (torch:
+    # a leaf), or not (paddle).
+    nograd_views_require_grad = False
 
     def op_name(self, op: str) -> str:
         return op
