@@ -30,6 +30,7 @@ from .mode import anomaly, restore_grad, set_grad
 from .ops import OpDef
 from .ops.shape import sum_to_array
 from .tensor import LAST_CHANGE, Node, Tensor
+from .views import NOGRAD_VIEWS
 
 
 @functools.cache
@@ -317,6 +318,8 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                     prev = pending.get(pk)
                     if prev is None:
                         pending[pk] = gi
+                    elif dt.kind in "biu" and n.out_cls.dialect.refuse_int_grad_sum:
+                        raise n.out_cls.dialect.int_grad_sum(dt)
                     elif pk in owned:  # a sum the scheduler made itself: add into it
                         into(prev, gi)
                     else:
@@ -395,6 +398,8 @@ def _apply_watched(n, g, create_graph):
 
 def _deliver(leaf, g, targets, captured, accumulate, create_graph):
     k = id(leaf)
+    if type(leaf._view) is tuple and NOGRAD_VIEWS.get(k) is leaf:
+        return  # torch: a view made under no_grad requires grad, yet gathers no gradient
     if type(g.array) is not type(leaf.array):  # a host 0-d leaf that joined a device op
         from .backend import device_of
         from .ops.placement import to_device
@@ -431,6 +436,8 @@ def accumulate_grad(leaf: Tensor, g: Tensor, create_graph: bool = False) -> None
         elif _read_only(g.array):  # a broadcast view (sum's rule): .grad must take zero_()
             g = type(g).wrap(g.array.copy())
         leaf._grad = g
+    elif old.array.dtype.kind in "biu" and leaf.dialect.refuse_int_grad_sum:
+        raise leaf.dialect.int_grad_sum(old.array.dtype)
     elif create_graph or old.node is not None:
         from .ops.elementwise import add
         leaf._grad = add(old, g)

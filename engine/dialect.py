@@ -35,6 +35,12 @@ class Dialect:
     # a view made under no_grad of a tensor that requires grad requires grad too (torch:
     # a leaf), or not (paddle).
     nograd_views_require_grad = False
+    # two gradients of an integer dtype meeting in one backward: summed (torch cannot meet
+    # them: its integer tensors never require grad), or refused (paddle).
+    refuse_int_grad_sum = False
+
+    def int_grad_sum(self, dtype) -> Exception:
+        return NotImplementedError(f"gradients of dtype {dtype} cannot be accumulated")
 
     def op_name(self, op: str) -> str:
         return op

@@ -20,7 +20,9 @@ import weakref
 from .mode import GRAD_OFF, state
 from .tensor import Tensor
 
-_PRUNE_EVERY = 64  # a base's list of views drops its dead references this often
+_PRUNE_EVERY = 64
+# views made under no_grad that require grad (torch), by id: see mark_view
+NOGRAD_VIEWS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # a base's list of views drops its dead references this often
 
 
 def mark_view(view: Tensor, x: Tensor, op, *args) -> Tensor:
@@ -36,6 +38,7 @@ def mark_view(view: Tensor, x: Tensor, op, *args) -> Tensor:
     if x._rg and view.node is None and not view._rg and \
             x.dialect.nograd_views_require_grad and state.mode == GRAD_OFF:
         view._rg = True  # torch: a view made under no_grad is a leaf that requires grad
+        NOGRAD_VIEWS[id(view)] = view  # ... and a dead end: no gradient is gathered into it
     views = x._view
     if type(views) is tuple:  # x is a view itself: one base for the whole chain
         x, first, _ = views

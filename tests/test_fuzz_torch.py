@@ -8,11 +8,10 @@ from hypothesis import given, settings
 
 torch = pytest.importorskip("torch")
 import torchlike  # noqa: E402
-
 from tests.fuzz.interp import check  # noqa: E402
 from tests.fuzz.program import programs  # noqa: E402
 
-CI_PROGRAMS = 150
+CI_PROGRAMS = 400
 
 
 @settings(max_examples=CI_PROGRAMS if settings().derandomize else 1000)

@@ -344,6 +344,8 @@ def _array_fast_path(rule, uses, per_input, multi, same):
                 if p[1] is None:
                     return r0(np, g, a, b), None
                 if same is not None and p[0] is p[1] and x is y:
+                    if g.dtype.kind in "biu" and n.out_cls.dialect.refuse_int_grad_sum:
+                        raise n.out_cls.dialect.int_grad_sum(g.dtype)  # the two would meet
                     return same(np, g, a, b), None
                 return r0(np, g, a, b), r1(np, g, a, b)
             return None, r1(np, g, a, b)

@@ -74,6 +74,10 @@ def tensor_name(tensor=None) -> str:
     return f"{prefix}{next(_names)}"
 
 
+_CTYPE = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
+          "uint8": "uint8_t", "bool": "bool"}
+
+
 class PaddleDialect(Dialect):
     name = "paddle"
     implicit_seed_any_shape = True
@@ -88,9 +92,18 @@ class PaddleDialect(Dialect):
     # paddle copies an operand to the kernel's place (a GPU one wins) instead of failing;
     # the engine does that for 0-d host operands, and raises device_mismatch otherwise
     host_scalars_join_devices = True
+    refuse_int_grad_sum = True
 
     def op_name(self, op: str) -> str:
         return op
+
+    def int_grad_sum(self, dtype) -> Exception:
+        # paddle's gradient accumulator has no integer kernels: where two gradients of an
+        # integer tensor with stop_gradient=False meet, its backward fails so
+        return NotImplementedError(
+            f"(Unimplemented) Gradient accumulation of data type ({_CTYPE.get(str(dtype), dtype)})"
+            " on place (Place(cpu)) is not supported in imperative mode (at "
+            "/paddle/paddle/fluid/imperative/gradient_accumulator.cc:242)\n")
 
     def device_mismatch(self, op: str, devices) -> Exception:
         # paddle's own check words it so ("The tensors must be in the same place"); its
