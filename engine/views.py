@@ -20,9 +20,9 @@ import weakref
 from .mode import GRAD_OFF, state
 from .tensor import Tensor
 
-_PRUNE_EVERY = 64
+_PRUNE_EVERY = 64  # a base's list of views drops its dead references this often
 # views made under no_grad that require grad (torch), by id: see mark_view
-NOGRAD_VIEWS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # a base's list of views drops its dead references this often
+NOGRAD_VIEWS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
 def mark_view(view: Tensor, x: Tensor, op, *args) -> Tensor:
