@@ -224,7 +224,9 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     targets = None
     captured = {}
     if inputs is not None:
-        targets = {id(t.node if t.node is not None else t): t for t in inputs}
+        # (a view made under no_grad is no gradient sink: nothing is run for it, torch)
+        targets = {id(t.node if t.node is not None else t): t for t in inputs
+                   if type(t._view) is not tuple or NOGRAD_VIEWS.get(id(t)) is not t}
         stop_ids = {id(t.node if t.node is not None else t) for t in stop or ()}
         order = _collect(root_nodes)
         needed, through = _needed(order, targets, stop_ids)

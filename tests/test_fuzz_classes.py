@@ -82,3 +82,32 @@ def test_torch_grad_wrt_a_no_grad_view_is_none():
         (g,) = m.autograd.grad((v * 2).sum(), [v], allow_unused=True)
         out.append(g)
     assert out[1] is None and out[0] is None
+
+
+def test_paddle_grad_with_one_input_twice_raises_as_in_paddle():
+    out = []
+    for m in (paddle, paddlelike):
+        x = m.to_tensor([1.0, 2.0], stop_gradient=False)
+        try:
+            m.grad(m.exp(x).sum(), [x, m.reshape(x, [2])])
+            out.append("ok")
+        except Exception as e:  # noqa: BLE001 - compared
+            out.append((type(e).__name__, str(e).split("tensor ")[0]))
+    assert out[1] == out[0]
+
+
+def test_paddle_names_grad_tensor_and_target_as_paddle_does():
+    """paddle counts generated_tensor_N (tensors made from data) and eager_tmp_N (op
+    results) apart: two shape errors in a row name eager_tmp_K and eager_tmp_K+1."""
+    import re
+    out = []
+    for m in (paddle, paddlelike):
+        nums = []
+        for _ in range(2):
+            x = m.to_tensor([1.0, 2.0], stop_gradient=False)
+            try:
+                (x * 2).backward(m.to_tensor([1.0, 2.0, 3.0]))
+            except AssertionError as e:
+                nums.append(int(re.search(r"eager_tmp_(\d+)", str(e)).group(1)))
+        out.append(nums[1] - nums[0])
+    assert out[1] == out[0]

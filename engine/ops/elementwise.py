@@ -267,17 +267,25 @@ floor_divide = _def_binary(_floordiv, "floor_divide", _none, family=ZERO_DIM_PRO
 remainder = _def_binary(_remainder, "remainder", _both, family=ZERO_DIM_AS_SCALAR)
 
 
-def _tie_weight(np, x, y, out):
-    """x's share of the gradient: 1, 0, or 1/2 at a tie (shared equally, as torch does)."""
-    return np.where(np.equal(x, out), np.where(np.equal(x, y), 0.5, 1.0), 0.0)
+def _extremum(compare):
+    """The rule of maximum / minimum: the gradient goes to the operand that wins
+    (``compare``), half to each at a tie (as torch does).  Read from the operands only:
+    the node saves x and y, not its output, as torch's does (an in-place change of the
+    output leaves its backward valid)."""
+    def share(np, g, x, y, mine):
+        half = np.where(np.equal(x, y), g * 0.5, g * 0.0 if mine else g)
+        wins = compare(np, x, y)
+        return np.where(wins, g, half) if mine else np.where(wins, g * 0.0, half)
+    return (lambda np, g, x, y: share(np, g, x, y, True),
+            lambda np, g, x, y: share(np, g, x, y, False))
 
 
-_EXTREMUM = (lambda np, g, x, y, out: g * _tie_weight(np, x, y, out),
-             lambda np, g, x, y, out: g * (1.0 - _tie_weight(np, x, y, out)))
-_maximum = defop("maximum", fresh=True, rule=_EXTREMUM, uses=("x", "y", "out"))
-_minimum = defop("minimum", fresh=True, rule=_EXTREMUM, uses=("x", "y", "out"))
-maximum = _def_binary(_maximum, "maximum", _both, save_out=True)
-minimum = _def_binary(_minimum, "minimum", _both, save_out=True)
+_maximum = defop("maximum", fresh=True, rule=_extremum(lambda np, x, y: np.greater(x, y)),
+                 uses=("x", "y"))
+_minimum = defop("minimum", fresh=True, rule=_extremum(lambda np, x, y: np.less(x, y)),
+                 uses=("x", "y"))
+maximum = _def_binary(_maximum, "maximum", _both)
+minimum = _def_binary(_minimum, "minimum", _both)
 
 
 # ---------------------------------------------------------------- unary math

@@ -62,7 +62,7 @@ class Namespace:
 
 # numpy's names the rules use, taken from the array module as they are
 _NUMPY_NAMES = ("add subtract multiply divide negative power square sqrt exp log sin cos tan "
-                "sinh cosh sign abs maximum minimum equal greater greater_equal less_equal "
+                "sinh cosh sign abs maximum minimum equal greater greater_equal less less_equal "
                 "logical_and matmul broadcast_to flip cumsum floor_divide mean").split()
 
 
@@ -131,7 +131,7 @@ def _tensors_extra() -> dict:
             "exp": E.exp, "log": E.log, "sin": E.sin, "cos": E.cos, "tan": E.tan,
             "sinh": E.sinh, "cosh": E.cosh, "sign": E.sign, "abs": E.abs,
             "maximum": E.maximum, "minimum": E.minimum, "equal": E.eq, "greater": E.gt,
-            "greater_equal": E.ge, "less_equal": E.le, "logical_and": E.logical_and,
+            "greater_equal": E.ge, "less": E.lt, "less_equal": E.le, "logical_and": E.logical_and,
             "floor_divide": E.floor_divide, "mean": R.mean, "matmul": L.matmul,
             "broadcast_to": S.broadcast_to, "flip": S.flip, "cumsum": R.cumsum,
             "where": E.where_, "reshape": S.reshape,

@@ -13,7 +13,9 @@ from janusgrad.dialect import Dialect
 
 from .meta import of_np
 
-_names = itertools.count()
+# paddle counts the two kinds of names apart: eager_tmp_N for op results (named when a
+# message first needs it), generated_tensor_N for tensors made from data
+_names = {"eager_tmp_": itertools.count(), "generated_tensor_": itertools.count()}
 
 _HINT_WRAPPERS = (
     "[Hint: Expected node->IsTensorWrappersCleared() != true, but received "
@@ -71,7 +73,7 @@ def _shape(s) -> str:
 def tensor_name(tensor=None) -> str:
     prefix = "eager_tmp_" if tensor is not None and tensor.node is not None else \
         "generated_tensor_"
-    return f"{prefix}{next(_names)}"
+    return f"{prefix}{next(_names[prefix])}"
 
 
 _CTYPE = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
