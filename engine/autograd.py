@@ -30,6 +30,7 @@ from .mode import anomaly, restore_grad, set_grad
 from .ops import OpDef
 from .ops.shape import sum_to_array
 from .tensor import LAST_CHANGE, Node, Tensor
+from .views import NOGRAD_VIEWS
 
 
 @functools.cache
@@ -223,7 +224,9 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     targets = None
     captured = {}
     if inputs is not None:
-        targets = {id(t.node if t.node is not None else t): t for t in inputs}
+        # (a view made under no_grad is no gradient sink: nothing is run for it, torch)
+        targets = {id(t.node if t.node is not None else t): t for t in inputs
+                   if type(t._view) is not tuple or NOGRAD_VIEWS.get(id(t)) is not t}
         stop_ids = {id(t.node if t.node is not None else t) for t in stop or ()}
         order = _collect(root_nodes)
         needed, through = _needed(order, targets, stop_ids)
@@ -317,6 +320,8 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                     prev = pending.get(pk)
                     if prev is None:
                         pending[pk] = gi
+                    elif dt.kind in "biu" and n.out_cls.dialect.refuse_int_grad_sum:
+                        raise n.out_cls.dialect.int_grad_sum(dt)
                     elif pk in owned:  # a sum the scheduler made itself: add into it
                         into(prev, gi)
                     else:
@@ -395,6 +400,8 @@ def _apply_watched(n, g, create_graph):
 
 def _deliver(leaf, g, targets, captured, accumulate, create_graph):
     k = id(leaf)
+    if type(leaf._view) is tuple and NOGRAD_VIEWS.get(k) is leaf:
+        return  # torch: a view made under no_grad requires grad, yet gathers no gradient
     if type(g.array) is not type(leaf.array):  # a host 0-d leaf that joined a device op
         from .backend import device_of
         from .ops.placement import to_device
@@ -431,11 +438,13 @@ def accumulate_grad(leaf: Tensor, g: Tensor, create_graph: bool = False) -> None
         elif _read_only(g.array):  # a broadcast view (sum's rule): .grad must take zero_()
             g = type(g).wrap(g.array.copy())
         leaf._grad = g
+    elif old.array.dtype.kind in "biu" and leaf.dialect.refuse_int_grad_sum:
+        raise leaf.dialect.int_grad_sum(old.array.dtype)
     elif create_graph or old.node is not None:
         from .ops.elementwise import add
         leaf._grad = add(old, g)
     else:
-        old.array = old.array + g.array
+        old.array = _arr(old.array + g.array)  # 0-d arrays add to a numpy scalar
     if leaf.dialect.grad_requires_grad and leaf._grad.node is None:
         leaf._grad.requires_grad = True
 

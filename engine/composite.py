@@ -22,6 +22,7 @@ from .ops.elementwise import (
     where_,
 )
 from .ops.testing import array, small_shape
+from .tensor import Tensor
 
 
 def lerp(x, end, weight):
@@ -42,7 +43,11 @@ def addcdiv(x, t1, t2, value=1):
 
 
 def masked_fill(x, mask, value):
-    """``x`` with ``value`` where ``mask`` holds."""
+    """``x`` with ``value`` where ``mask`` holds; the result keeps ``x``'s dtype (a scalar
+    ``value`` is cast to it, as torch and paddle do: 0.5 fills an integer tensor with 0)."""
+    dt = x.array.dtype
+    if not isinstance(value, Tensor) and (dt.kind != "f" or type(value) is not float):
+        value = dt.type(value)
     return where_(mask, value, x)
 
 

@@ -32,6 +32,15 @@ class Dialect:
     # an in-place change of a view rewrites its base's history too (torch's CopySlices), or
     # changes the base's memory only (paddle).
     inplace_view_rebases_base = False
+    # a view made under no_grad of a tensor that requires grad requires grad too (torch:
+    # a leaf), or not (paddle).
+    nograd_views_require_grad = False
+    # two gradients of an integer dtype meeting in one backward: summed (torch cannot meet
+    # them: its integer tensors never require grad), or refused (paddle).
+    refuse_int_grad_sum = False
+
+    def int_grad_sum(self, dtype) -> Exception:
+        return NotImplementedError(f"gradients of dtype {dtype} cannot be accumulated")
 
     def op_name(self, op: str) -> str:
         return op

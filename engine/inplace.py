@@ -12,15 +12,21 @@ from .mode import GRAD_OFF, no_grad, state
 from .ops import check_same_device, defop, spec
 from .ops.testing import array, small_shape
 from .tensor import INFERENCE, Tensor, record
-from .views import base_of, output_of, views_of
+from .views import NOGRAD_VIEWS, base_of, output_of, views_of
 
 
 def _records(x, others) -> bool:
     if not state.enabled:
         return False
-    if x.requires_grad:
+    if x.requires_grad and not _nograd_view(x):
         return True
     return any(isinstance(o, Tensor) and o.requires_grad for o in others)
+
+
+def _nograd_view(x) -> bool:
+    """A view made under no_grad that requires grad (torch): its own flag records
+    nothing in place; only operands that require grad do (and are then refused)."""
+    return type(x._view) is tuple and NOGRAD_VIEWS.get(id(x)) is x
 
 
 def _check_inference(x) -> None:
@@ -245,7 +251,7 @@ def _view_in_graph(x):
     if base.requires_grad:
         if base.node is None:
             raise x.dialect.inplace_on_leaf(True)
-        if not x.requires_grad:  # made under no_grad from a base that requires grad
+        if not x.requires_grad or _nograd_view(x):  # made under no_grad from such a base
             raise x.dialect.no_grad_view_modified()
     return found
 

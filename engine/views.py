@@ -17,9 +17,12 @@ from __future__ import annotations
 import functools
 import weakref
 
+from .mode import GRAD_OFF, state
 from .tensor import Tensor
 
 _PRUNE_EVERY = 64  # a base's list of views drops its dead references this often
+# views made under no_grad that require grad (torch), by id: see mark_view
+NOGRAD_VIEWS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
 def mark_view(view: Tensor, x: Tensor, op, *args) -> Tensor:
@@ -32,6 +35,10 @@ def mark_view(view: Tensor, x: Tensor, op, *args) -> Tensor:
     if base is not a and base is not getattr(a, "base", None):
         return view  # a view of a temporary, not of x
     steps = ((op, args),)
+    if x._rg and view.node is None and not view._rg and \
+            x.dialect.nograd_views_require_grad and state.mode == GRAD_OFF:
+        view._rg = True  # torch: a view made under no_grad is a leaf that requires grad
+        NOGRAD_VIEWS[id(view)] = view  # ... and a dead end: no gradient is gathered into it
     views = x._view
     if type(views) is tuple:  # x is a view itself: one base for the whole chain
         x, first, _ = views

@@ -106,3 +106,17 @@ def test_dataset_base_is_abstract():
             return type(e).__name__, str(e)
     a, b = _both(run)
     assert a == b
+
+
+def test_dataloader_is_callable_as_in_paddle():
+    """issue 14 §4: real paddle's DataLoader objects are callable (``for X, y in
+    data_iter():``), giving the same batches as iterating the loader."""
+    real = pytest.importorskip("paddle")
+    import paddlelike
+    data = np.arange(10.0, dtype=np.float32).reshape(5, 2)
+    out = []
+    for m in (real, paddlelike):
+        ds = m.io.TensorDataset([m.to_tensor(data), m.to_tensor(data[:, 0])])
+        loader = m.io.DataLoader(ds, batch_size=2, shuffle=False)
+        out.append([[b.numpy().tolist() for b in batch] for batch in loader()])
+    assert out[1] == out[0]

@@ -36,8 +36,30 @@ def _rank(a) -> int:
     return DIM if a.ndim else ZERO_DIM
 
 
-def operands(x, y, float_result: bool = False):
-    """Raw operands of a binary op, cast to the computation dtype, and the tensor class."""
+# How a dialect with strict promotion (paddle) treats a 0-d tensor operand, by op family
+# (mapped against real paddle 3.3, tests/test_promotion_paddle.py):
+# - ZERO_DIM_AS_SCALAR (+ - * / ** %, comparisons): the refusal applies only when both
+#   operands have dimensions; a 0-d tensor ranks as torch's zero-dim operands do (the
+#   dimensioned operand's dtype wins within a category, a higher category brings its own);
+# - ZERO_DIM_PROMOTES (//): refused only when both have dimensions, else plain promotion;
+# - STRICT (maximum, minimum, where, atan2, matmul ...): refused whatever the ranks, and
+#   two float dtypes give the wider one.
+# A non-strict dialect (torch) ranks 0-d tensors as zero-dim operands in every op.
+ZERO_DIM_AS_SCALAR, ZERO_DIM_PROMOTES, STRICT = 0, 1, 2
+
+
+def _pair_dtype(strict, family, da, ra, db, rb):
+    if not strict:
+        return result_type(((da, ra), (db, rb)))
+    refuse = family == STRICT or (ra == DIM and rb == DIM)
+    if family != ZERO_DIM_AS_SCALAR:
+        ra = rb = DIM
+    return result_type(((da, ra), (db, rb)), refuse)
+
+
+def operands(x, y, float_result: bool = False, family: int = STRICT):
+    """Raw operands of a binary op, cast to the computation dtype, and the tensor class;
+    ``family``: how a strict dialect promotes a 0-d tensor here (above)."""
     tx, ty = isinstance(x, Tensor), isinstance(y, Tensor)
     cls = type(x) if tx else type(y)
     if tx or ty:
@@ -50,7 +72,8 @@ def operands(x, y, float_result: bool = False):
             dt = da
         else:
             try:
-                dt = result_type(((da, _rank(a)), (db, _rank(b))), cls.dialect.strict_promotion)
+                dt = _pair_dtype(cls.dialect.strict_promotion, family, da, _rank(a), db,
+                                 _rank(b))
             except PromotionError as e:
                 raise cls.dialect.promotion(*e.dtypes) from None
     elif tx:
@@ -100,9 +123,9 @@ def kernel(name: str):
     return of
 
 
-def _binary(opdef, find, x, y, saved, float_result=False, save_out=False):
+def _binary(opdef, find, x, y, saved, float_result=False, save_out=False, family=STRICT):
     """The general path of a binary op (any operand types, promotion, errors)."""
-    a, b, cls = operands(x, y, float_result)
+    a, b, cls = operands(x, y, float_result, family)
     try:
         out = find(a, b)(a, b)
     except ValueError:
@@ -136,7 +159,8 @@ except TypeError:
     _ARRAY_OUT = None  # (older numpy: as_array below)
 
 
-def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float=False):
+def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float=False,
+                family=STRICT):
     """The public function of a binary op: a fast path for the common operand pairs (a
     tensor with a tensor of its dtype, a float tensor with a Python float), where no
     promotion is needed, and ``_binary`` for everything else.  ``by_float``: the rule of
@@ -153,7 +177,7 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float
             if cy is float:
                 table = _CONSTS.get(a.dtype)
                 if table is None or type(a) is not ndarray:
-                    return _binary(opdef, find, x, y, saved, float_result, save_out)
+                    return _binary(opdef, find, x, y, saved, float_result, save_out, family)
                 b = table.get(y)
                 if b is None:
                     b = _const(table, y, a.dtype)
@@ -161,20 +185,20 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float
                 b = y.array
                 if (a.dtype is not b.dtype and a.dtype != b.dtype) or (
                         float_result and a.dtype.kind != "f"):
-                    return _binary(opdef, find, x, y, saved, float_result, save_out)
+                    return _binary(opdef, find, x, y, saved, float_result, save_out, family)
             else:
-                return _binary(opdef, find, x, y, saved, float_result, save_out)
+                return _binary(opdef, find, x, y, saved, float_result, save_out, family)
         elif cx is float and type(y) in _TENSOR_TYPES:
             b = y.array
             cx = type(y)
             table = _CONSTS.get(b.dtype)
             if table is None or type(b) is not ndarray:
-                return _binary(opdef, find, x, y, saved, float_result, save_out)
+                return _binary(opdef, find, x, y, saved, float_result, save_out, family)
             a = table.get(x)
             if a is None:
                 a = _const(table, x, b.dtype)
         else:
-            return _binary(opdef, find, x, y, saved, float_result, save_out)
+            return _binary(opdef, find, x, y, saved, float_result, save_out, family)
         try:
             out = ufunc(a, b, out=_ARRAY_OUT) if type(a) is ndarray else find(a)(a, b)
         except ValueError:
@@ -233,26 +257,35 @@ def _both(x, y):
     return (x, y)
 
 
-add = _def_binary(_add, "add", _none)
-sub = _def_binary(_sub, "subtract", _none)
-mul = _def_binary(_mul, "multiply", _both, by_float=True)
-div = _def_binary(_div, "true_divide", _both, float_result=True, by_float=True)
-pow = _def_binary(_pow, "power", _both, save_out=True)
-floor_divide = _def_binary(_floordiv, "floor_divide", _none)
-remainder = _def_binary(_remainder, "remainder", _both)
+add = _def_binary(_add, "add", _none, family=ZERO_DIM_AS_SCALAR)
+sub = _def_binary(_sub, "subtract", _none, family=ZERO_DIM_AS_SCALAR)
+mul = _def_binary(_mul, "multiply", _both, by_float=True, family=ZERO_DIM_AS_SCALAR)
+div = _def_binary(_div, "true_divide", _both, float_result=True, by_float=True,
+                  family=ZERO_DIM_AS_SCALAR)
+pow = _def_binary(_pow, "power", _both, save_out=True, family=ZERO_DIM_AS_SCALAR)
+floor_divide = _def_binary(_floordiv, "floor_divide", _none, family=ZERO_DIM_PROMOTES)
+remainder = _def_binary(_remainder, "remainder", _both, family=ZERO_DIM_AS_SCALAR)
 
 
-def _tie_weight(np, x, y, out):
-    """x's share of the gradient: 1, 0, or 1/2 at a tie (shared equally, as torch does)."""
-    return np.where(np.equal(x, out), np.where(np.equal(x, y), 0.5, 1.0), 0.0)
+def _extremum(compare):
+    """The rule of maximum / minimum: the gradient goes to the operand that wins
+    (``compare``), half to each at a tie (as torch does).  Read from the operands only:
+    the node saves x and y, not its output, as torch's does (an in-place change of the
+    output leaves its backward valid)."""
+    def share(np, g, x, y, mine):
+        half = np.where(np.equal(x, y), g * 0.5, g * 0.0 if mine else g)
+        wins = compare(np, x, y)
+        return np.where(wins, g, half) if mine else np.where(wins, g * 0.0, half)
+    return (lambda np, g, x, y: share(np, g, x, y, True),
+            lambda np, g, x, y: share(np, g, x, y, False))
 
 
-_EXTREMUM = (lambda np, g, x, y, out: g * _tie_weight(np, x, y, out),
-             lambda np, g, x, y, out: g * (1.0 - _tie_weight(np, x, y, out)))
-_maximum = defop("maximum", fresh=True, rule=_EXTREMUM, uses=("x", "y", "out"))
-_minimum = defop("minimum", fresh=True, rule=_EXTREMUM, uses=("x", "y", "out"))
-maximum = _def_binary(_maximum, "maximum", _both, save_out=True)
-minimum = _def_binary(_minimum, "minimum", _both, save_out=True)
+_maximum = defop("maximum", fresh=True, rule=_extremum(lambda np, x, y: np.greater(x, y)),
+                 uses=("x", "y"))
+_minimum = defop("minimum", fresh=True, rule=_extremum(lambda np, x, y: np.less(x, y)),
+                 uses=("x", "y"))
+maximum = _def_binary(_maximum, "maximum", _both)
+minimum = _def_binary(_minimum, "minimum", _both)
 
 
 # ---------------------------------------------------------------- unary math
@@ -383,14 +416,28 @@ def clamp(x, min=None, max=None):
     hi = max.array if isinstance(max, Tensor) else max
     if lo is None and hi is None:
         raise x.dialect.invalid("clamp", "at least one of min and max must be given")
+    dt = _clamp_dtype(a, lo, hi)
+    if dt != a.dtype:
+        a = a.astype(dt)
     try:
         out = xp_of(a).clip(a, lo, hi)
     except TypeError:
         check_same_device(type(x), "clamp", a, lo, hi)
         raise
-    if out.dtype != a.dtype and a.dtype.kind == "f":
-        out = out.astype(a.dtype)
+    if out.dtype != dt:
+        out = out.astype(dt)
     return record(_clamp, as_out(out), (x,), (x, min, max))
+
+
+def _clamp_dtype(a, lo, hi):
+    """The bounds take part in promotion as operands do (torch and paddle alike): a Python
+    float bound makes an integer tensor the default float dtype, a 0-d tensor bound ranks
+    as a zero-dim operand."""
+    ops = [(a.dtype, _rank(a))]
+    for v in (lo, hi):
+        if v is not None:
+            ops.append((v.dtype, _rank(v)) if hasattr(v, "ndim") else (scalar_dtype(v), SCALAR))
+    return result_type(tuple(ops))
 
 
 _where = defop("where", uses="x", rule=(None, lambda np, g, c: np.where(c, g, g * 0.0),
@@ -461,7 +508,7 @@ def _def_compare(name, fname):
     find = kernel(fname)
 
     def op(x, y):
-        a, b, cls = operands(x, y)
+        a, b, cls = operands(x, y, family=ZERO_DIM_AS_SCALAR)
         try:
             out = find(a, b)(a, b)
         except ValueError:

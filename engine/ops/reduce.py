@@ -244,8 +244,10 @@ def _extreme_rule(np, g, x, out, shape, attrs):
     # the gradient is shared evenly among the elements equal to the extreme, as in torch
     axes, keepdims = attrs
     hit = np.equal(x, _kept_out(np, out, shape, axes, keepdims))
-    return np.where(hit, np.spread(g, shape, axes, keepdims), 0.0) / np.sum(
-        hit, axes, keepdims=True)
+    # the count as floats: an integer count divided into a float gradient is refused by a
+    # strict dialect when the rule is recorded (paddle, create_graph)
+    return np.where(hit, np.spread(g, shape, axes, keepdims), 0.0) / (np.sum(
+        hit, axes, keepdims=True) * 1.0)
 
 
 _amax = defop("amax", rule=_extreme_rule, uses=("x", "out", "shape", "attrs"))
@@ -307,6 +309,10 @@ def _extreme_along(op, x, axis, keepdims):
         return x, type(x).wrap(MODULES[type(x.array)].zeros((), dtype=int64))
     idx = _arg_extreme(op, x, axis, True)
     values = take_along_axis(x, idx, axis)
+    if values.node is not None:
+        # the node keeps the indices (as torch's MaxBackward0 does), so that a second
+        # backward after the graph was freed is refused as torch refuses it
+        values.node.saved = (idx,)
     if not keepdims:
         values = reshape(values, values.array.shape[:axis] + values.array.shape[axis + 1:])
         idx = type(idx).wrap(idx.array.reshape(values.array.shape))

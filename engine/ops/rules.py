@@ -62,7 +62,7 @@ class Namespace:
 
 # numpy's names the rules use, taken from the array module as they are
 _NUMPY_NAMES = ("add subtract multiply divide negative power square sqrt exp log sin cos tan "
-                "sinh cosh sign abs maximum minimum equal greater greater_equal less_equal "
+                "sinh cosh sign abs maximum minimum equal greater greater_equal less less_equal "
                 "logical_and matmul broadcast_to flip cumsum floor_divide mean").split()
 
 
@@ -136,7 +136,7 @@ def _tensors_extra() -> dict:
             "exp": E.exp, "log": E.log, "sin": E.sin, "cos": E.cos, "tan": E.tan,
             "sinh": E.sinh, "cosh": E.cosh, "sign": E.sign, "abs": E.abs,
             "maximum": E.maximum, "minimum": E.minimum, "equal": E.eq, "greater": E.gt,
-            "greater_equal": E.ge, "less_equal": E.le, "logical_and": E.logical_and,
+            "greater_equal": E.ge, "less": E.lt, "less_equal": E.le, "logical_and": E.logical_and,
             "floor_divide": E.floor_divide, "mean": R.mean, "matmul": L.matmul,
             "broadcast_to": S.broadcast_to, "flip": S.flip, "cumsum": R.cumsum,
             "where": E.where_, "reshape": S.reshape,
@@ -379,6 +379,8 @@ def _array_fast_path(rule, uses, per_input, multi, same):
                 if p[1] is None:
                     return r0(np, g, a, b), None
                 if same is not None and p[0] is p[1] and x is y:
+                    if g.dtype.kind in "biu" and n.out_cls.dialect.refuse_int_grad_sum:
+                        raise n.out_cls.dialect.int_grad_sum(g.dtype)  # the two would meet
                     return same(np, g, a, b), None
                 return r0(np, g, a, b), r1(np, g, a, b)
             return None, r1(np, g, a, b)

@@ -169,11 +169,13 @@ def t(input, name=None):  # noqa: A002  (0-d and 1-d tensors come back as they a
 
 
 def reshape(x, shape, name=None):
-    shape = _ints(shape)
+    shape = given = _ints(shape)
     # paddle: 0 copies the input's dim (then the engine's rule infers a -1)
     shape = tuple(x.array.shape[i] if d == 0 else d for i, d in enumerate(shape))
     if A.infer_shape(shape, x.array.size) is None:
         raise reshape_error(x.array.shape, shape, x.array.size)
+    if given == x.array.shape:
+        return x  # paddle: a reshape to its own shape, written out (no -1), is the input itself
     return S.reshape(x, shape)
 
 

@@ -13,7 +13,9 @@ from janusgrad.dialect import Dialect
 
 from .meta import of_np
 
-_names = itertools.count()
+# paddle counts the two kinds of names apart: eager_tmp_N for op results (named when a
+# message first needs it), generated_tensor_N for tensors made from data
+_names = {"eager_tmp_": itertools.count(), "generated_tensor_": itertools.count()}
 
 _HINT_WRAPPERS = (
     "[Hint: Expected node->IsTensorWrappersCleared() != true, but received "
@@ -71,7 +73,11 @@ def _shape(s) -> str:
 def tensor_name(tensor=None) -> str:
     prefix = "eager_tmp_" if tensor is not None and tensor.node is not None else \
         "generated_tensor_"
-    return f"{prefix}{next(_names)}"
+    return f"{prefix}{next(_names[prefix])}"
+
+
+_CTYPE = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
+          "uint8": "uint8_t", "bool": "bool"}
 
 
 class PaddleDialect(Dialect):
@@ -88,9 +94,18 @@ class PaddleDialect(Dialect):
     # paddle copies an operand to the kernel's place (a GPU one wins) instead of failing;
     # the engine does that for 0-d host operands, and raises device_mismatch otherwise
     host_scalars_join_devices = True
+    refuse_int_grad_sum = True
 
     def op_name(self, op: str) -> str:
         return op
+
+    def int_grad_sum(self, dtype) -> Exception:
+        # paddle's gradient accumulator has no integer kernels: where two gradients of an
+        # integer tensor with stop_gradient=False meet, its backward fails so
+        return NotImplementedError(
+            f"(Unimplemented) Gradient accumulation of data type ({_CTYPE.get(str(dtype), dtype)})"
+            " on place (Place(cpu)) is not supported in imperative mode (at "
+            "/paddle/paddle/fluid/imperative/gradient_accumulator.cc:242)\n")
 
     def device_mismatch(self, op: str, devices) -> Exception:
         # paddle's own check words it so ("The tensors must be in the same place"); its

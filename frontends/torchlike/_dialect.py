@@ -77,6 +77,7 @@ def matmul_message(a, b) -> str:
 
 class TorchDialect(Dialect):
     name = "torch"
+    nograd_views_require_grad = True
     implicit_seed_any_shape = False
     silent_backward_without_grad = False
     strict_promotion = False

@@ -179,7 +179,7 @@ def _extreme(name, pair, input, dim, keepdim, other):  # noqa: A002
     dim = axes_tuple(dim)
     if dim is None:
         return tag(getattr(R, name)(input), name.capitalize() + "Backward1")
-    # along dim the gradient goes to the returned index only (ties: not shared)
+    # along a dim the gradient goes to the returned index only (amax/amin share it)
     values, indices = getattr(R, name + "_along")(input, dim, keepdim)
     return pair((tag(values, name.capitalize() + "Backward0"), indices))
 

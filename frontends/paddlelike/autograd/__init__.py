@@ -56,6 +56,17 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
         raise AssertionError("only_inputs=False is not supported yet")
     if no_grad_vars is not None:
         no_grad_vars = [no_grad_vars] if isinstance(no_grad_vars, Tensor) else list(no_grad_vars)
+    from ..dialect import tensor_name
+    seen: set = set()
+    for t in inputs:
+        if id(t) in seen:  # (a reshape to its own shape is its input: one tensor twice)
+            raise RuntimeError(
+                f"(AlreadyExists) inputs contain duplicate tensor {tensor_name(t)}, please "
+                "check inputs carefully.\n  [Hint: Expected "
+                "visited_ins.count(auto_grad_meta) == 0, "
+                "but received visited_ins.count(auto_grad_meta):1 != 0:0.] (at "
+                "/paddle/paddle/fluid/eager/backward.cc:220)\n")
+        seen.add(id(t))
     # paddle's partial grad never frees the graph, whatever retain_graph says
     grads = _autograd.grad(outputs, inputs, grad_outputs, True, create_graph,
                            allow_unused, False, no_grad_vars)

@@ -142,6 +142,10 @@ class DataLoader:
             return len(self.dataset)
         return len(self.batch_sampler)
 
+    def __call__(self):
+        """Real paddle's loaders are callable: ``for X, y in loader():`` (D2L writes it)."""
+        return iter(self)
+
     def __iter__(self):
         ds = self.dataset
         if isinstance(ds, IterableDataset):
