@@ -233,14 +233,18 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
             a, b = x.array, y.array
             parents = (x.node or x, y.node or y)
             shapes, dtypes = _sig((a.shape, a.dtype, b.shape, b.dtype))
+        # an input that needs no gradient keeps its dtype in ``dtypes`` when it is a tensor
+        # (None for a number): a dialect may name the node by the operand's kind
         elif rx:
             a = x.array
             parents = (x.node or x, None)
-            shapes, dtypes = _sig((a.shape, a.dtype, None, None))
+            shapes, dtypes = _sig((a.shape, a.dtype, None,
+                                   y.array.dtype if isinstance(y, Tensor) else None))
         else:
             b = y.array
             parents = (None, y.node or y)
-            shapes, dtypes = _sig((None, None, b.shape, b.dtype))
+            shapes, dtypes = _sig((None, x.array.dtype if isinstance(x, Tensor) else None,
+                                   b.shape, b.dtype))
     else:
         needs = False
         for x in inputs:

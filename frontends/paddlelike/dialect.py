@@ -48,12 +48,13 @@ _ONE_SIDED = {"add": "ScaleGradNode", "sub": "ScaleGradNode", "mul": "ScaleGradN
 def node_name(node) -> str:
     """paddle's name for the grad node of an engine node (``MultiplyGradNode`` ...).
 
-    paddle records a binary op with a Python number as a scale op; the engine's
-    node only shows that one input needs no gradient (a number, or a tensor with
-    stop_gradient), so the number is assumed.
+    paddle records a binary op with a Python number as a scale op, and one with a tensor
+    operand (even with stop_gradient) as the op itself; the engine's node keeps the dtype
+    of an operand that was a tensor.
     """
     op = node.op.name
-    one_sided = any(p is None for p in node.parents)
+    # a Python number operand (its dtype slot None), not a tensor with stop_gradient
+    one_sided = any(p is None and d is None for p, d in zip(node.parents, node.dtypes))
     if one_sided:
         special = _ONE_SIDED.get(op)
         if special is not None:
