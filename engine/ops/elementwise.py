@@ -164,8 +164,10 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float
     """The public function of a binary op: a fast path for the common operand pairs (a
     tensor with a tensor of its dtype, a float tensor with a Python float), where no
     promotion is needed, and ``_binary`` for everything else.  ``by_float``: the rule of
-    ``x op float`` reads only the float, so the node does not keep ``x`` alive."""
+    ``x op number`` reads only the number, so the node does not keep ``x`` alive."""
     both = saved is _both
+    if by_float:  # the general path too: x op number (an int as well) keeps x out of it
+        saved = _by_number
     find = kernel(name)
     ufunc = getattr(host, name)  # host-ok: numpy's, called only on numpy arrays
 
@@ -251,6 +253,13 @@ _remainder = defop("remainder", uses=("x", "y"), rule=(
 
 def _none(x, y):
     return ()
+
+
+def _by_number(x, y):
+    """The operands ``x op y`` saves when its rule for ``x`` reads only a number ``y``: a
+    later in-place change of ``x`` (or of what it views) then leaves the node intact, as
+    both frameworks' scale ops do (``c[2:] = c[2:] * 10``)."""
+    return (None, y) if type(y) in (int, float) else (x, y)
 
 
 def _both(x, y):
