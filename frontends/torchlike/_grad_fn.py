@@ -48,6 +48,10 @@ def node_name(node) -> str:
     return name
 
 
+# engine ops whose leading inputs torch's node does not list (where's condition)
+_NOT_AUTOGRAD_INPUTS = {"where": 1}
+
+
 class _NodeView:
     """What ``tensor.grad_fn`` returns: a handle on one engine node."""
 
@@ -63,7 +67,9 @@ class _NodeView:
     @property
     def next_functions(self) -> tuple:
         out = []
-        for p in self._node.parents:
+        parents = self._node.parents
+        skip = _NOT_AUTOGRAD_INPUTS.get(self._node.op.name, 0)
+        for p in parents[skip:]:
             if p is None:
                 out.append((None, 0))
             elif type(p) is Node:
