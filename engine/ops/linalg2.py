@@ -1,0 +1,497 @@
+"""Linear algebra beyond matmul: inverse, determinants, solve, cholesky, eigh, svdvals, norms.
+
+Forward kernels are the ``linalg`` module of the input's array module (numpy.linalg,
+cupy.linalg: ``xp_of(a).linalg``), on batches ``(..., n, n)`` as torch takes them.  The
+derivatives are the standard ones, written once over the rule namespace ``np``
+(engine.ops.rules), which carries ``inv``, ``solve``, ``tril``, ``eigvalsh``,
+``eigh_vectors`` in both forms (``linalg_arrays`` / ``linalg_tensors`` below):
+
+- inv: -A^-T g A^-T;  det: g det A^-T;  logabsdet: g A^-T;
+- solve X = A^-1 B: gB = A^-T g, gA = -gB X^T;
+- cholesky L: A^-T-sandwich of Phi(L^T gL) (torch's cholesky_backward);
+- eigh (w, V): gA = V (diag(gw) + F o V^T gV) V^T with F_ij = 1 / (w_j - w_i);
+- svdvals s: gA = U diag(gs) V^T (U, V from the eigenvectors of A^T A, so that the
+  recording form is itself differentiable).
+
+Eigenvalues and eigenvectors are two recorded ops (their gradients add up to eigh's).
+"""
+from __future__ import annotations
+
+import math
+
+from ..backend import as_array, default_float, host, xp_of
+from ..tensor import record
+from . import defop, spec
+from . import elementwise as E
+from . import reduce as R
+from . import shape as S
+from .linalg import matmul
+from .manip import tril
+from .testing import array, distinct_array
+
+
+def _t(np, a):
+    return np.swapaxes(a, -1, -2)
+
+
+def _float(x):
+    if x.array.dtype.kind != "f":
+        return E.cast(x, default_float)
+    return x
+
+
+def _square(x, op: str):
+    a = x.array
+    if a.ndim < 2:
+        raise x.dialect.invalid(op, f"The input tensor A must have at least 2 dimensions.",
+                                shape=a.shape)
+    if a.shape[-1] != a.shape[-2]:
+        raise x.dialect.invalid(op, f"A must be batches of square matrices, but they are "
+                                f"{a.shape[-2]} by {a.shape[-1]} matrices", shape=a.shape)
+
+
+def _col(np, v, shape):
+    """A batch of numbers (shape ``shape[:-2]``) as (..., 1, 1): it broadcasts over matrices."""
+    return np.reshape(v, tuple(shape[:-2]) + (1, 1))
+
+
+def _row(np, v):
+    """(..., n) as (..., 1, n)."""
+    s = tuple(v.shape)
+    return np.reshape(v, s[:-1] + (1, s[-1]))
+
+
+# ---------------------------------------------------------------- inverse
+_inv = defop("linalg_inv", fresh=True, uses="out",
+             rule=lambda np, g, out: -np.matmul(np.matmul(_t(np, out), g), _t(np, out)))
+
+
+def _kernel(op, name, x, *args, **kw):
+    a = x.array
+    try:
+        return getattr(xp_of(a).linalg, name)(a, *args, **kw)
+    except Exception as e:  # numpy's LinAlgError (singular, not positive definite)
+        if type(e).__name__ != "LinAlgError":
+            raise
+        raise x.dialect.invalid(op, str(e), singular=True) from None
+
+
+def inv(x):
+    """The inverse of each square matrix of ``x``."""
+    x = _float(x)
+    _square(x, "linalg.inv")
+    return record(_inv, as_array(_kernel("linalg.inv", "inv", x)), (x,), (), save_out=True)
+
+
+# ---------------------------------------------------------------- determinants
+def _det_rule(np, g, x, out):
+    return _col(np, g * out, x.shape) * _t(np, np.inv(x))
+
+
+_det = defop("linalg_det", fresh=True, rule=_det_rule, uses=("x", "out"))
+
+
+def det(x):
+    """The determinant of each square matrix of ``x``."""
+    x = _float(x)
+    _square(x, "linalg.det")
+    out = as_array(_kernel("linalg.det", "det", x))
+    return record(_det, out.astype(x.array.dtype, copy=False), (x,), (x,), save_out=True)
+
+
+_logabsdet = defop("linalg_logabsdet", fresh=True, uses="x",
+                   rule=lambda np, g, x: _col(np, g, x.shape) * _t(np, np.inv(x)))
+
+
+def slogdet(x):
+    """(sign, log|det|) of each square matrix: the sign records no derivative."""
+    x = _float(x)
+    _square(x, "linalg.slogdet")
+    sign, logabs = _kernel("linalg.slogdet", "slogdet", x)
+    dt = x.array.dtype
+    return (type(x).wrap(as_array(sign).astype(dt, copy=False)),
+            record(_logabsdet, as_array(logabs).astype(dt, copy=False), (x,), (x,)))
+
+
+def logdet(x):
+    """log det: NaN where the determinant is negative (torch.logdet)."""
+    sign, logabs = slogdet(x)
+    return E.add(logabs, E.log(sign))
+
+
+# ---------------------------------------------------------------- solve
+def _solve_a(np, g, x, y, out):
+    return -np.matmul(np.solve(_t(np, x), g), _t(np, out))
+
+
+def _solve_b(np, g, x, y, out):
+    return np.solve(_t(np, x), g)
+
+
+_solve = defop("linalg_solve", fresh=True, rule=(_solve_a, _solve_b), uses=("x", "y", "out"))
+
+
+def solve(a, b, left=True):
+    """X with A X = B (``left``) or X A = B; B a (batch of) vector(s) where it has one
+    dim fewer than A and matches A's batch, as torch.linalg.solve takes it."""
+    a, b = _float(a), _float(b)
+    if b.array.dtype != a.array.dtype:
+        b = E.cast(b, a.array.dtype)
+    _square(a, "linalg.solve")
+    if not left:
+        return S.swapaxes(solve(S.swapaxes(a, -1, -2), S.swapaxes(b, -1, -2)), -1, -2)
+    av, bv = a.array, b.array
+    vector = bv.ndim == 1 or (bv.ndim == av.ndim - 1 and bv.shape == av.shape[:-1])
+    if vector:
+        b = S.reshape(b, tuple(bv.shape) + (1,))
+        bv = b.array
+    if bv.shape[-2] != av.shape[-1]:
+        raise a.dialect.invalid("linalg.solve", "Incompatible shapes of A and B for the "
+                                f"equation AX = B ({av.shape[-2]}x{av.shape[-1]} and "
+                                f"{bv.shape[-2]}x{bv.shape[-1]})", shape=av.shape)
+    batch = host.broadcast_shapes(av.shape[:-2], bv.shape[:-2])
+    xp = xp_of(av)
+    ab = xp.broadcast_to(av, batch + av.shape[-2:])
+    bb = xp.broadcast_to(bv, batch + bv.shape[-2:])
+    try:
+        out = xp.linalg.solve(ab, bb)
+    except Exception as e:
+        if type(e).__name__ != "LinAlgError":
+            raise
+        raise a.dialect.invalid("linalg.solve", str(e), singular=True) from None
+    x = record(_solve, as_array(out), (a, b), (a, b), save_out=True)
+    return S.reshape(x, tuple(x.array.shape[:-1])) if vector else x
+
+
+# ---------------------------------------------------------------- cholesky
+def _cholesky_rule(np, g, out):
+    lt = _t(np, out)
+    m = np.tril(np.matmul(lt, g), 0)
+    p = (m + _t(np, np.tril(m, -1))) * 0.5
+    li = np.inv(out)
+    return np.matmul(np.matmul(_t(np, li), p), li)
+
+
+_cholesky = defop("linalg_cholesky", fresh=True, rule=_cholesky_rule, uses="out")
+
+
+def cholesky(x, upper=False):
+    """The lower (or ``upper``) Cholesky factor of each symmetric positive-definite
+    matrix (only the lower triangle is read)."""
+    x = _float(x)
+    _square(x, "linalg.cholesky")
+    out = record(_cholesky, as_array(_kernel("linalg.cholesky", "cholesky", x)), (x,), (),
+                 save_out=True)
+    return S.swapaxes(out, -1, -2) if upper else out
+
+
+# ---------------------------------------------------------------- eigh
+def _eigvalsh_rule(np, g, x, uplo):
+    v = np.eigh_vectors(x, uplo)
+    return np.matmul(v * _row(np, g), _t(np, v))
+
+
+def _eigvecs_rule(np, g, x, out, uplo):
+    w = np.eigvalsh(x, uplo)
+    e = _row(np, w) - np.swapaxes(_row(np, w), -1, -2)  # e_ij = w_j - w_i
+    zero = np.equal(e, 0.0)
+    f = np.where(zero, 0.0, 1.0 / np.where(zero, 1.0, e))
+    return np.matmul(np.matmul(out, f * np.matmul(_t(np, out), g)), _t(np, out))
+
+
+_eigvalsh = defop("linalg_eigvalsh", fresh=True, rule=_eigvalsh_rule, uses=("x", "attrs"))
+_eigvecs = defop("linalg_eigh_vectors", fresh=True, rule=_eigvecs_rule,
+                 uses=("x", "out", "attrs"))
+
+
+def eigvalsh(x, UPLO="L"):
+    """The eigenvalues (ascending) of each symmetric matrix (one triangle read)."""
+    x = _float(x)
+    _square(x, "linalg.eigvalsh")
+    out = as_array(_kernel("linalg.eigvalsh", "eigvalsh", x, UPLO=UPLO))
+    return record(_eigvalsh, out, (x,), (x,), UPLO)
+
+
+def eigh_vectors(x, UPLO="L"):
+    """The eigenvectors (columns) of eigh."""
+    x = _float(x)
+    _square(x, "linalg.eigh")
+    out = as_array(_kernel("linalg.eigh", "eigh", x, UPLO=UPLO)[1])
+    return record(_eigvecs, out, (x,), (x,), UPLO, save_out=True)
+
+
+def eigh(x, UPLO="L"):
+    """(eigenvalues, eigenvectors) of each symmetric matrix."""
+    return eigvalsh(x, UPLO), eigh_vectors(x, UPLO)
+
+
+# ---------------------------------------------------------------- singular values
+def _svdvals_rule(np, g, x):
+    u, vt = np.svd_uv(x)
+    return np.matmul(u * _row(np, g), vt)
+
+
+_svdvals = defop("linalg_svdvals", fresh=True, rule=_svdvals_rule, uses="x")
+
+
+def svdvals(x):
+    """The singular values (descending) of each matrix."""
+    x = _float(x)
+    a = x.array
+    if a.ndim < 2:
+        raise x.dialect.invalid("linalg.svdvals", "The input tensor A must have at least 2 "
+                                "dimensions.", shape=a.shape)
+    out = as_array(_kernel("linalg.svdvals", "svd", x, compute_uv=False))
+    return record(_svdvals, out, (x,), (x,))
+
+
+def _svd_uv_tensors(x):
+    """U and V^T of the thin SVD as engine ops (V from eigh of A^T A, U = A V / s; the
+    smaller Gram matrix): differentiable, for the recording form of svdvals' rule."""
+    m, n = x.array.shape[-2:]
+    if m < n:
+        vt, u = _svd_uv_tensors(S.swapaxes(x, -1, -2))
+        return S.swapaxes(u, -1, -2), S.swapaxes(vt, -1, -2)
+    xt = S.swapaxes(x, -1, -2)
+    v = S.flip(eigh_vectors(matmul(xt, x)), -1)  # descending
+    av = matmul(x, v)
+    s = R.norm(av, 2, -2, True)  # |A v_i| = s_i
+    return E.div(av, s), S.swapaxes(v, -1, -2)
+
+
+def _svd_uv_array(a):
+    u, _, vt = xp_of(a).linalg.svd(a, full_matrices=False)
+    return u, vt
+
+
+# ---------------------------------------------------------------- composites
+def matrix_power(x, n):
+    """x @ x @ ... (n times; the identity for 0, powers of the inverse for n < 0)."""
+    n = int(n)
+    _square(x, "linalg.matrix_power")
+    if n < 0:
+        x, n = inv(x), -n
+    if n == 0:
+        a = x.array
+        eye = xp_of(a).eye(a.shape[-1], dtype=a.dtype)
+        return type(x).wrap(as_array(xp_of(a).broadcast_to(eye, a.shape).copy()))
+    result = None
+    base = x
+    while n:
+        if n & 1:
+            result = base if result is None else matmul(result, base)
+        n >>= 1
+        if n:
+            base = matmul(base, base)
+    return result
+
+
+def multi_dot(tensors):
+    """The chained product of matrices; the first may be a row vector and the last a column
+    vector (1-D), as torch.linalg.multi_dot."""
+    tensors = list(tensors)
+    if len(tensors) < 2:
+        raise ValueError("multi_dot(): expected at least 2 tensors but got "
+                         f"{len(tensors)}")
+    out = tensors[0]
+    for t in tensors[1:]:
+        out = matmul(out, t)
+    return out
+
+
+def cross(x, y, axis=-1):
+    """The cross product of 3-vectors along ``axis`` (broadcast)."""
+    nd = max(x.array.ndim, y.array.ndim)
+    ax = axis + nd if axis < 0 else axis
+    shape = host.broadcast_shapes(x.array.shape, y.array.shape)
+    if not 0 <= ax < nd or shape[ax] != 3:
+        raise x.dialect.invalid("linalg.cross", f"inputs dimension {axis} must have length 3. "
+                                f"Got {shape[ax] if 0 <= ax < nd else 0} and "
+                                f"{shape[ax] if 0 <= ax < nd else 0}", axis=axis)
+    x = S.broadcast_to(x, shape)
+    y = S.broadcast_to(y, shape)
+
+    def c(t, i):
+        return S.narrow(t, ax, i, 1)
+    parts = [E.sub(E.mul(c(x, (i + 1) % 3), c(y, (i + 2) % 3)),
+                   E.mul(c(x, (i + 2) % 3), c(y, (i + 1) % 3))) for i in range(3)]
+    return S.concatenate(parts, ax)
+
+
+def vector_norm(x, ord=2, axis=None, keepdims=False):
+    """The vector ``ord``-norm over ``axis`` (all elements for None)."""
+    return R.norm(x, ord, axis, keepdims)
+
+
+def matrix_norm(x, ord="fro", axis=(-2, -1), keepdims=False):
+    """Matrix norms over the two ``axis``: 'fro', 'nuc', inf, -inf, 1, -1, 2, -2."""
+    x = _float(x)
+    nd = x.array.ndim
+    a0, a1 = (a + nd if a < 0 else a for a in axis)
+    if ord == "fro":
+        return R.norm(x, 2, (a0, a1), keepdims)
+    if ord in ("nuc", 2, -2):
+        moved = S.moveaxis(x, (a0, a1), (-2, -1)) if (a0, a1) != (nd - 2, nd - 1) else x
+        s = svdvals(moved)
+        out = (R.sum(s, -1) if ord == "nuc" else R.amax(s, -1) if ord == 2
+               else R.amin(s, -1))
+        if keepdims:
+            for a in sorted((a0, a1)):
+                out = S.unsqueeze(out, a)
+        return out
+    if ord in (1, -1, math.inf, -math.inf):
+        inner, outer = (a0, a1) if ord in (1, -1) else (a1, a0)
+        sums = R.sum(E.abs(x), inner, True)
+        pick = R.amax if ord > 0 else R.amin
+        out = pick(sums, outer, True)
+        return out if keepdims else S.squeeze(out, tuple(sorted((a0, a1))))
+    raise x.dialect.invalid("linalg.matrix_norm", f"Order {ord} not supported.", ord=ord)
+
+
+def pinv(x):
+    """The Moore-Penrose pseudo-inverse (full rank: via the normal equations' solve)."""
+    x = _float(x)
+    m, n = x.array.shape[-2:]
+    xt = S.swapaxes(x, -1, -2)
+    if m >= n:
+        return solve(matmul(xt, x), xt)
+    return S.swapaxes(solve(matmul(x, xt), x), -1, -2)
+
+
+def matrix_rank(x, tol=None):
+    """The number of singular values above ``tol`` (numpy's default tolerance)."""
+    a = x.array
+    r = xp_of(a).linalg.matrix_rank(a, tol=tol)
+    return type(x).wrap(as_array(xp_of(a).asarray(r, dtype="int64")))
+
+
+# ---------------------------------------------------------------- rule namespaces
+def linalg_arrays(xp) -> dict:
+    """The linear-algebra functions rules use, on bare arrays of module ``xp``."""
+    la = xp.linalg
+    return {"inv": la.inv, "solve": la.solve, "tril": lambda a, k=0: xp.tril(a, k),
+            "eigvalsh": lambda a, uplo="L": la.eigvalsh(a, UPLO=uplo),
+            "eigh_vectors": lambda a, uplo="L": la.eigh(a, UPLO=uplo)[1],
+            "svd_uv": _svd_uv_array}
+
+
+def linalg_tensors() -> dict:
+    """The same names as engine ops, for the recording backward."""
+    return {"inv": inv, "solve": solve, "tril": tril, "eigvalsh": eigvalsh,
+            "eigh_vectors": eigh_vectors, "svd_uv": _svd_uv_tensors}
+
+
+# ---------------------------------------------------------------- specs
+def _sq(draw, st, hnp, lo=1, hi=3):
+    n = draw(st.integers(lo, hi))
+    batch = draw(st.sampled_from([(), (2,)]))
+    return batch, n
+
+
+def _well(draw, st, hnp, n_extra=0):
+    """A well-conditioned square batch: identity times 3 plus entries in [-1, 1]."""
+    batch, n = _sq(draw, st, hnp)
+    a = array(draw, st, hnp, batch + (n, n), -1.0, 1.0) + 3.0 * host.eye(n)
+    return a, batch, n
+
+
+def _make_square(draw, st, hnp):
+    a, _, _ = _well(draw, st, hnp)
+    return [a], {}
+
+
+def _make_solve(draw, st, hnp):
+    a, batch, n = _well(draw, st, hnp)
+    kind = draw(st.sampled_from(["mat", "vec"]))
+    shape = batch + ((n, draw(st.integers(1, 3))) if kind == "mat" else (n,))
+    return [a, array(draw, st, hnp, shape)], {}
+
+
+def _make_general(draw, st, hnp):
+    batch, m = _sq(draw, st, hnp)
+    n = draw(st.integers(1, 3))
+    return [array(draw, st, hnp, batch + (m, n))], {}
+
+
+def _spd(x):
+    """A symmetric positive-definite matrix from any square ``x``: x x^T + n I."""
+    a = x.array
+    n = a.shape[-1]
+    eye = type(x).wrap(as_array(xp_of(a).eye(n, dtype=a.dtype) * float(n)))
+    return E.add(matmul(x, S.swapaxes(x, -1, -2)), eye)
+
+
+def _spd_ref(a):
+    return a @ host.swapaxes(a, -1, -2) + a.shape[-1] * host.eye(a.shape[-1])
+
+
+def _sym(x):
+    return E.add(x, S.swapaxes(x, -1, -2))
+
+
+def _sym_ref(a):
+    return a + host.swapaxes(a, -1, -2)
+
+
+def _make_distinct_sym(draw, st, hnp):
+    """Square matrices whose symmetric part has well-separated eigenvalues."""
+    batch, n = _sq(draw, st, hnp)
+    d = host.arange(n) * 2.0 + draw(st.floats(-1.0, 1.0))
+    noise = array(draw, st, hnp, batch + (n, n), -0.2, 0.2)
+    return [noise + host.diag(d)], {}
+
+
+def _make_svd(draw, st, hnp):
+    """Matrices with well-separated nonzero singular values."""
+    batch, m = _sq(draw, st, hnp)
+    n = draw(st.integers(1, 3))
+    k = min(m, n)
+    base = host.zeros((m, n))
+    base[host.arange(k), host.arange(k)] = 1.0 + 1.5 * host.arange(k)
+    return [base + array(draw, st, hnp, batch + (m, n), -0.2, 0.2)], {}
+
+
+la = host.linalg
+spec("linalg_inv", inv, _make_square, ref=la.inv)
+spec("linalg_det", det, _make_square, ref=la.det)
+spec("linalg_slogdet", lambda x: slogdet(x)[1], _make_square, ref=lambda a: la.slogdet(a)[1])
+spec("linalg_solve", solve, _make_solve,
+     ref=lambda a, b: la.solve(a, b[..., None])[..., 0] if b.ndim == a.ndim - 1
+     else la.solve(a, b))
+spec("linalg_cholesky", lambda x: cholesky(_spd(x)), _make_square,
+     ref=lambda a: la.cholesky(_spd_ref(a)))
+spec("linalg_cholesky_upper", lambda x: cholesky(_spd(x), upper=True), _make_square,
+     ref=lambda a: host.swapaxes(la.cholesky(_spd_ref(a)), -1, -2))
+spec("linalg_eigvalsh", lambda x: eigvalsh(_sym(x)), _make_distinct_sym,
+     ref=lambda a: la.eigvalsh(_sym_ref(a)))
+spec("linalg_eigh_vectors", lambda x: E.square(eigh_vectors(_sym(x))), _make_distinct_sym,
+     ref=lambda a: la.eigh(_sym_ref(a))[1] ** 2)
+spec("linalg_svdvals", svdvals, _make_svd, ref=lambda a: la.svd(a, compute_uv=False))
+spec("linalg_matrix_power", lambda x: matrix_power(x, 3), _make_square,
+     ref=lambda a: la.matrix_power(a, 3))
+spec("linalg_matrix_power_neg", lambda x: matrix_power(x, -2), _make_square,
+     ref=lambda a: la.matrix_power(a, -2))
+spec("linalg_multi_dot", lambda a, b, c: multi_dot([a, b, c]),
+     lambda draw, st, hnp: ([array(draw, st, hnp, s) for s in ((3,), (3, 2), (2, 4))], {}),
+     ref=lambda a, b, c: la.multi_dot([a, b, c]))
+spec("linalg_cross", cross,
+     lambda draw, st, hnp: ([array(draw, st, hnp, (2, 3)), array(draw, st, hnp, (3,))], {}),
+     ref=lambda a, b: host.cross(a, b))
+def _make_apart(draw, st, hnp):
+    """Entries of distinct magnitudes away from 0 (no kink of |x|, no tied sums)."""
+    batch, m = _sq(draw, st, hnp)
+    n = draw(st.integers(1, 3))
+    a = distinct_array(draw, st, hnp, batch + (m, n), 0.3, 2.0, signs=True)
+    bump = (host.arange(a.size) ** 1.5 * 0.0137).reshape(a.shape)  # (unequal sums)
+    return [a + host.sign(a) * bump], {}
+
+
+spec("linalg_matrix_norm_fro", lambda x: matrix_norm(x, "fro"), _make_svd,
+     ref=lambda a: la.norm(a, "fro", axis=(-2, -1)))
+for _ord in (1, -1, math.inf, -math.inf):
+    spec(f"linalg_matrix_norm_{_ord}", lambda x, o=_ord: matrix_norm(x, o), _make_apart,
+         ref=lambda a, o=_ord: la.norm(a, o, axis=(-2, -1)))
+for _ord in ("nuc", 2, -2):
+    spec(f"linalg_matrix_norm_{_ord}", lambda x, o=_ord: matrix_norm(x, o), _make_svd,
+         ref=lambda a, o=_ord: la.norm(a, o, axis=(-2, -1)), rtol=1e-4)
+spec("linalg_pinv", pinv, _make_svd, ref=la.pinv)
