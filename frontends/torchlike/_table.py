@@ -631,6 +631,64 @@ def _rows(names: str, fn_of, forms: str = "fm", **aliases) -> list[Row]:
             for n in names.split()]
 
 
+# ---- linear algebra (engine.ops.linalg2): torch returns named tuples, torch.linalg.norm
+# picks a vector or matrix norm from ord/dim, torch.cross's dim defaults to the first of size 3
+from collections import namedtuple as _namedtuple  # noqa: E402
+
+from janusgrad.backend import broadcast_shapes as _broadcast_shapes  # noqa: E402
+from janusgrad.ops import linalg2 as LA  # noqa: E402
+
+_SLOGDET_T = _namedtuple("linalg_slogdet", "sign logabsdet")
+_EIGH_T = _namedtuple("linalg_eigh", "eigenvalues eigenvectors")
+
+
+def _slogdet(A, *, out=None):
+    return _SLOGDET_T(*LA.slogdet(A))
+
+
+def _eigh(A, UPLO="L", *, out=None):
+    return _EIGH_T(*LA.eigh(A, UPLO))
+
+
+def _dtype_cast(A, dtype):
+    return A if dtype is None else _cast(A, dtype)
+
+
+def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
+    A = _dtype_cast(A, dtype)
+    if isinstance(dim, int) or (isinstance(dim, (tuple, list)) and len(dim) == 1):
+        return LA.vector_norm(A, 2 if ord is None else ord, dim, keepdim)
+    if dim is None:
+        if ord is None:
+            return LA.vector_norm(A, 2, None, keepdim)
+        if A.ndim == 1:
+            return LA.vector_norm(A, ord, None, keepdim)
+        if A.ndim != 2:
+            raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input "
+                               f"must be 1D or 2D. Got {A.ndim}D.")
+        dim = (0, 1)
+    return LA.matrix_norm(A, "fro" if ord is None else ord, tuple(dim), keepdim)
+
+
+def _vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    return LA.vector_norm(_dtype_cast(x, dtype), ord, dim, keepdim)
+
+
+def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    return LA.matrix_norm(_dtype_cast(A, dtype), ord, tuple(dim), keepdim)
+
+
+def _torch_cross(input, other, dim=None, *, out=None):
+    if dim is None:
+        shape = _broadcast_shapes(tuple(input.shape), tuple(other.shape))
+        dim = next((i for i, n in enumerate(shape) if n == 3), -1)
+    return LA.cross(input, other, dim)
+
+
+def _multi_dot(tensors, *, out=None):
+    return LA.multi_dot(tensors)
+
+
 ROWS = [
     # elementwise: engine op, torch name and argument order agree
     *_rows("neg exp expm1 log log2 log10 log1p sqrt rsqrt square abs sign sin cos tan asin "
@@ -848,6 +906,16 @@ ROWS = [
     Row("kron", MP.kron, "input, other"),
     Row("cartesian_prod", lambda *tensors: MP.cartesian_prod(tensors), forms="f"),
     Row("combinations", MP.combinations, "input, r=2, with_replacement=False", forms="f"),
+    # ---- linear algebra (engine.ops.linalg2)
+    Row("det", LA.det, "input", node="LinalgDetBackward0"),
+    Row("slogdet", _slogdet, forms="fm"),
+    Row("logdet", LA.logdet, "input"),
+    Row("inverse", LA.inv, "input, *, out=None", "input", node="LinalgInvExBackward0"),
+    Row("cholesky", LA.cholesky, "input, upper=False, *, out=None", "input, upper",
+        node="LinalgCholeskyExBackward0"),
+    Row("cross", _torch_cross),
+    Row("matrix_power", LA.matrix_power, "input, n, *, out=None", "input, n"),
+    Row("pinverse", LA.pinv, "input, rcond=1e-15", "input"),
 ]
 
 FUNCTIONS: dict = {}
@@ -877,6 +945,33 @@ SPECIAL_SHARED = ("digamma erf erfc erfinv exp2 expm1 i0 log1p logit logsumexp p
                   "round sinc softmax log_softmax xlogy").split()
 SPECIAL: dict = {n: FUNCTIONS[n] for n in SPECIAL_SHARED}
 INSTALLED_SPECIAL = install(SPECIAL_ROWS, SPECIAL, None, module="torch.special", tag=tag)
+
+# ---- torch.linalg (torchlike/linalg.py): linear algebra (engine.ops.linalg2)
+LINALG_ROWS = [
+    Row("det", LA.det, "A, *, out=None", "A", "f", node="LinalgDetBackward0"),
+    Row("slogdet", _slogdet, forms="f"),
+    Row("inv", LA.inv, "A, *, out=None", "A", "f", node="LinalgInvExBackward0"),
+    Row("solve", LA.solve, "A, B, *, left=True, out=None", "A, B, left", "f",
+        node="LinalgSolveExBackward0"),
+    Row("cholesky", LA.cholesky, "A, *, upper=False, out=None", "A, upper", "f",
+        node="LinalgCholeskyExBackward0"),
+    Row("eigh", _eigh, forms="f"),
+    Row("eigvalsh", LA.eigvalsh, "A, UPLO='L', *, out=None", "A, UPLO", "f",
+        node="LinalgEighBackward0"),
+    Row("svdvals", LA.svdvals, "A, *, driver=None, out=None", "A", "f",
+        node="LinalgSvdBackward0"),
+    Row("pinv", LA.pinv, "A, *, atol=None, rtol=None, hermitian=False, out=None", "A", "f"),
+    Row("matrix_power", LA.matrix_power, "A, n, *, out=None", "A, n", "f"),
+    Row("multi_dot", _multi_dot, forms="f"),
+    Row("cross", LA.cross, "input, other, *, dim=-1, out=None", "input, other, dim", "f"),
+    Row("norm", _linalg_norm, forms="f"),
+    Row("vector_norm", _vector_norm, forms="f"),
+    Row("matrix_norm", _matrix_norm, forms="f"),
+    Row("matmul", matmul, forms="f"),
+]
+LINALG: dict = {}
+INSTALLED_LINALG = install(LINALG_ROWS, LINALG, None, module="torch.linalg", tag=tag,
+                           kw_aliases={"dim": "axis", "keepdim": "keepdims"})
 
 
 def __pos__(self):
