@@ -103,13 +103,20 @@ _logabsdet = defop("linalg_logabsdet", fresh=True, uses="x",
                    rule=lambda np, g, x: _col(np, g, x.shape) * _t(np, np.inv(x)))
 
 
+def _zero_rule(np, g, x):
+    return np.broadcast_to(_col(np, g * 0.0, x.shape), x.shape)
+
+
+_slogdet_sign = defop("linalg_slogdet_sign", fresh=True, rule=_zero_rule, uses="x")
+
+
 def slogdet(x):
     """(sign, log|det|) of each square matrix: the sign records no derivative."""
     x = _float(x)
     _square(x, "linalg.slogdet")
     sign, logabs = _kernel("linalg.slogdet", "slogdet", x)
     dt = x.array.dtype
-    return (type(x).wrap(as_array(sign).astype(dt, copy=False)),
+    return (record(_slogdet_sign, as_array(sign).astype(dt, copy=False), (x,), (x,)),
             record(_logabsdet, as_array(logabs).astype(dt, copy=False), (x,), (x,)))
 
 
@@ -272,9 +279,9 @@ def matrix_power(x, n):
     if n < 0:
         x, n = inv(x), -n
     if n == 0:
-        a = x.array
-        eye = xp_of(a).eye(a.shape[-1], dtype=a.dtype)
-        return type(x).wrap(as_array(xp_of(a).broadcast_to(eye, a.shape).copy()))
+        a = x.array  # (recorded, with a zero gradient, as torch's)
+        eye = type(x).wrap(as_array(xp_of(a).eye(a.shape[-1], dtype=a.dtype)))
+        return E.add(E.mul(x, 0.0), eye)
     result = None
     base = x
     while n:
@@ -348,14 +355,47 @@ def matrix_norm(x, ord="fro", axis=(-2, -1), keepdims=False):
     raise x.dialect.invalid("linalg.matrix_norm", f"Order {ord} not supported.", ord=ord)
 
 
-def pinv(x):
-    """The Moore-Penrose pseudo-inverse (full rank: via the normal equations' solve)."""
+def _pinv_rule(np, g, x, out):
+    p, pt, gt = out, _t(np, out), _t(np, g)
+    ga = -np.matmul(np.matmul(pt, g), pt)
+    ppt = np.matmul(p, pt)
+    gppt = np.matmul(gt, ppt)  # (I - A P) g^T P P^T
+    ga = ga + gppt - np.matmul(x, np.matmul(p, gppt))
+    ptpg = np.matmul(np.matmul(pt, p), gt)  # P^T P g^T (I - P A)
+    return ga + ptpg - np.matmul(np.matmul(ptpg, p), x)
+
+
+_pinv = defop("linalg_pinv", fresh=True, rule=_pinv_rule, uses=("x", "out"))
+
+
+def pinv(x, atol=None, rtol=None, hermitian=False):
+    """The Moore-Penrose pseudo-inverse: singular values at most max(atol, rtol * s_max)
+    count as zero (rtol's default: eps * max(m, n) where atol is None, as torch's)."""
     x = _float(x)
-    m, n = x.array.shape[-2:]
-    xt = S.swapaxes(x, -1, -2)
-    if m >= n:
-        return solve(matmul(xt, x), xt)
-    return S.swapaxes(solve(matmul(x, xt), x), -1, -2)
+    a = x.array
+    if a.ndim < 2:
+        raise x.dialect.invalid("linalg.pinv", "The input tensor A must have at least 2 "
+                                "dimensions.", shape=a.shape)
+    xp = xp_of(a)
+    m, n = a.shape[-2:]
+    if rtol is None:
+        rtol = 0.0 if atol is not None and atol > 0 else float(xp.finfo(a.dtype).eps) * max(m, n)
+    atol = 0.0 if atol is None else atol
+    if min(m, n) == 0:
+        out = xp.zeros(a.shape[:-2] + (n, m), dtype=a.dtype)
+    elif hermitian:  # (the lower triangle read, through eigh)
+        w, v = xp.linalg.eigh(a)
+        sv = xp.abs(w)
+        keep = sv > xp.maximum(sv.max(axis=-1, keepdims=True) * rtol, atol)
+        inv_w = xp.where(keep, 1.0 / xp.where(keep, w, 1.0), 0.0).astype(a.dtype)
+        out = xp.matmul(v * inv_w[..., None, :], xp.swapaxes(v, -1, -2))
+    else:
+        u, sv, vt = xp.linalg.svd(a, full_matrices=False)
+        cut = xp.maximum(sv[..., :1] * rtol, atol)
+        keep = sv > cut
+        inv_s = xp.where(keep, 1.0 / xp.where(keep, sv, 1.0), 0.0).astype(a.dtype)
+        out = xp.matmul(xp.swapaxes(vt, -1, -2) * inv_s[..., None, :], xp.swapaxes(u, -1, -2))
+    return record(_pinv, as_array(out), (x,), (x,), save_out=True)
 
 
 def matrix_rank(x, tol=None):
