@@ -9,7 +9,7 @@ derivatives are the standard ones, written once over the rule namespace ``np``
 - inv: -A^-T g A^-T;  det: g det A^-T;  logabsdet: g A^-T;
 - solve X = A^-1 B: gB = A^-T g, gA = -gB X^T;
 - cholesky L: A^-T-sandwich of Phi(L^T gL) (torch's cholesky_backward);
-- eigh (w, V): gA = V (diag(gw) + F o V^T gV) V^T with F_ij = 1 / (w_j - w_i);
+- eigh (w, V): gA = V (diag(gw) + F o skew(V^T gV)) V^T with F_ij = 1 / (w_j - w_i);
 - svdvals s: gA = U diag(gs) V^T (U, V from the eigenvectors of A^T A, so that the
   recording form is itself differentiable).
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from ..backend import as_array, default_float, host, xp_of
+from ..backend import as_array, broadcast_shapes, default_float, host, xp_of
 from ..tensor import record
 from . import defop, spec
 from . import elementwise as E
@@ -43,7 +43,7 @@ def _float(x):
 def _square(x, op: str):
     a = x.array
     if a.ndim < 2:
-        raise x.dialect.invalid(op, f"The input tensor A must have at least 2 dimensions.",
+        raise x.dialect.invalid(op, "The input tensor A must have at least 2 dimensions.",
                                 shape=a.shape)
     if a.shape[-1] != a.shape[-2]:
         raise x.dialect.invalid(op, f"A must be batches of square matrices, but they are "
@@ -156,7 +156,7 @@ def solve(a, b, left=True):
         raise a.dialect.invalid("linalg.solve", "Incompatible shapes of A and B for the "
                                 f"equation AX = B ({av.shape[-2]}x{av.shape[-1]} and "
                                 f"{bv.shape[-2]}x{bv.shape[-1]})", shape=av.shape)
-    batch = host.broadcast_shapes(av.shape[:-2], bv.shape[:-2])
+    batch = broadcast_shapes(av.shape[:-2], bv.shape[:-2])
     xp = xp_of(av)
     ab = xp.broadcast_to(av, batch + av.shape[-2:])
     bb = xp.broadcast_to(bv, batch + bv.shape[-2:])
@@ -203,7 +203,9 @@ def _eigvecs_rule(np, g, x, out, uplo):
     e = _row(np, w) - np.swapaxes(_row(np, w), -1, -2)  # e_ij = w_j - w_i
     zero = np.equal(e, 0.0)
     f = np.where(zero, 0.0, 1.0 / np.where(zero, 1.0, e))
-    return np.matmul(np.matmul(out, f * np.matmul(_t(np, out), g)), _t(np, out))
+    m = np.matmul(_t(np, out), g)
+    skew = (m - _t(np, m)) * 0.5  # (F o skew(M) is symmetric: the gradient is, as torch's)
+    return np.matmul(np.matmul(out, f * skew), _t(np, out))
 
 
 _eigvalsh = defop("linalg_eigvalsh", fresh=True, rule=_eigvalsh_rule, uses=("x", "attrs"))
@@ -310,7 +312,7 @@ def cross(x, y, axis=-1):
     """The cross product of 3-vectors along ``axis`` (broadcast)."""
     nd = max(x.array.ndim, y.array.ndim)
     ax = axis + nd if axis < 0 else axis
-    shape = host.broadcast_shapes(x.array.shape, y.array.shape)
+    shape = broadcast_shapes(x.array.shape, y.array.shape)
     if not 0 <= ax < nd or shape[ax] != 3:
         raise x.dialect.invalid("linalg.cross", f"inputs dimension {axis} must have length 3. "
                                 f"Got {shape[ax] if 0 <= ax < nd else 0} and "
@@ -326,8 +328,12 @@ def cross(x, y, axis=-1):
 
 
 def vector_norm(x, ord=2, axis=None, keepdims=False):
-    """The vector ``ord``-norm over ``axis`` (all elements for None)."""
-    return R.norm(x, ord, axis, keepdims)
+    """The vector ``ord``-norm over ``axis`` (all elements for None); ord 0 (a count) is
+    recorded with a zero gradient, as torch's."""
+    out = R.norm(x, ord, axis, keepdims)
+    if ord == 0 and x.array.dtype.kind == "f":
+        out = E.add(out, E.mul(R.sum(x, axis, keepdims), 0.0))
+    return out
 
 
 def matrix_norm(x, ord="fro", axis=(-2, -1), keepdims=False):
@@ -431,7 +437,7 @@ def _sq(draw, st, hnp, lo=1, hi=3):
 def _well(draw, st, hnp, n_extra=0):
     """A well-conditioned square batch: identity times 3 plus entries in [-1, 1]."""
     batch, n = _sq(draw, st, hnp)
-    a = array(draw, st, hnp, batch + (n, n), -1.0, 1.0) + 3.0 * host.eye(n)
+    a = array(draw, st, hnp, batch + (n, n), -1.0, 1.0) + 3.0 * host.eye(n)  # host-ok: test inputs
     return a, batch, n
 
 

@@ -128,9 +128,9 @@ def _tensors_extra() -> dict:
     from . import elementwise as E
     from . import index as I
     from . import linalg as L
-    from .linalg2 import linalg_tensors
     from . import reduce as R
     from . import shape as S
+    from .linalg2 import linalg_tensors
     from .math import math_tensors
     from .special import special_tensors
     return {"add": E.add, "subtract": E.sub, "multiply": E.mul, "divide": E.div,
