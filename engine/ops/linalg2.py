@@ -34,10 +34,31 @@ def _t(np, a):
     return np.swapaxes(a, -1, -2)
 
 
-def _float(x):
+def _float(x, op=None):
+    """``x`` as a float tensor: ints refused where ``op`` is named (torch.linalg's ops)."""
     if x.array.dtype.kind != "f":
+        if op is not None:
+            raise x.dialect.invalid(op, "expected a floating point tensor, got "
+                                    f"{x.array.dtype}", dtype=x.array.dtype,
+                                    float_required=True)
         return E.cast(x, default_float)
     return x
+
+
+def _failing_order(a, op):
+    """The 1-based order at which a factorization of ``a`` breaks down (the first leading
+    minor that is not positive-definite, for cholesky; else the first column dependent on
+    those before it: where LU meets a zero pivot)."""
+    xp = xp_of(a)
+    for k in range(1, a.shape[-1] + 1):
+        if op == "linalg.cholesky":
+            try:
+                xp.linalg.cholesky(a[..., :k, :k])
+            except Exception:
+                return k
+        elif bool((xp.linalg.matrix_rank(a[..., :, :k]) < k).any()):
+            return k
+    return a.shape[-1]
 
 
 def _square(x, op: str):
@@ -73,12 +94,13 @@ def _kernel(op, name, x, *args, **kw):
     except Exception as e:  # numpy's LinAlgError (singular, not positive definite)
         if type(e).__name__ != "LinAlgError":
             raise
-        raise x.dialect.invalid(op, str(e), singular=True) from None
+        raise x.dialect.invalid(op, str(e), singular=True,
+                                order=_failing_order(a, op)) from None
 
 
 def inv(x):
     """The inverse of each square matrix of ``x``."""
-    x = _float(x)
+    x = _float(x, "linalg.inv")
     _square(x, "linalg.inv")
     return record(_inv, as_array(_kernel("linalg.inv", "inv", x)), (x,), (), save_out=True)
 
@@ -93,7 +115,7 @@ _det = defop("linalg_det", fresh=True, rule=_det_rule, uses=("x", "out"))
 
 def det(x):
     """The determinant of each square matrix of ``x``."""
-    x = _float(x)
+    x = _float(x, "linalg.det")
     _square(x, "linalg.det")
     out = as_array(_kernel("linalg.det", "det", x))
     return record(_det, out.astype(x.array.dtype, copy=False), (x,), (x,), save_out=True)
@@ -112,7 +134,7 @@ _slogdet_sign = defop("linalg_slogdet_sign", fresh=True, rule=_zero_rule, uses="
 
 def slogdet(x):
     """(sign, log|det|) of each square matrix: the sign records no derivative."""
-    x = _float(x)
+    x = _float(x, "linalg.slogdet")
     _square(x, "linalg.slogdet")
     sign, logabs = _kernel("linalg.slogdet", "slogdet", x)
     dt = x.array.dtype
@@ -141,7 +163,7 @@ _solve = defop("linalg_solve", fresh=True, rule=(_solve_a, _solve_b), uses=("x",
 def solve(a, b, left=True):
     """X with A X = B (``left``) or X A = B; B a (batch of) vector(s) where it has one
     dim fewer than A and matches A's batch, as torch.linalg.solve takes it."""
-    a, b = _float(a), _float(b)
+    a, b = _float(a, "linalg.solve"), _float(b, "linalg.solve")
     if b.array.dtype != a.array.dtype:
         b = E.cast(b, a.array.dtype)
     _square(a, "linalg.solve")
@@ -165,7 +187,8 @@ def solve(a, b, left=True):
     except Exception as e:
         if type(e).__name__ != "LinAlgError":
             raise
-        raise a.dialect.invalid("linalg.solve", str(e), singular=True) from None
+        raise a.dialect.invalid("linalg.solve", str(e), singular=True,
+                                order=_failing_order(ab, "linalg.solve")) from None
     x = record(_solve, as_array(out), (a, b), (a, b), save_out=True)
     return S.reshape(x, tuple(x.array.shape[:-1])) if vector else x
 
@@ -185,7 +208,7 @@ _cholesky = defop("linalg_cholesky", fresh=True, rule=_cholesky_rule, uses="out"
 def cholesky(x, upper=False):
     """The lower (or ``upper``) Cholesky factor of each symmetric positive-definite
     matrix (only the lower triangle is read)."""
-    x = _float(x)
+    x = _float(x, "linalg.cholesky")
     _square(x, "linalg.cholesky")
     out = record(_cholesky, as_array(_kernel("linalg.cholesky", "cholesky", x)), (x,), (),
                  save_out=True)
@@ -245,7 +268,7 @@ _svdvals = defop("linalg_svdvals", fresh=True, rule=_svdvals_rule, uses="x")
 
 def svdvals(x):
     """The singular values (descending) of each matrix."""
-    x = _float(x)
+    x = _float(x, "linalg.svd")
     a = x.array
     if a.ndim < 2:
         raise x.dialect.invalid("linalg.svdvals", "The input tensor A must have at least 2 "
@@ -330,6 +353,7 @@ def cross(x, y, axis=-1):
 def vector_norm(x, ord=2, axis=None, keepdims=False):
     """The vector ``ord``-norm over ``axis`` (all elements for None); ord 0 (a count) is
     recorded with a zero gradient, as torch's."""
+    _float(x, "linalg.vector_norm")
     out = R.norm(x, ord, axis, keepdims)
     if ord == 0 and x.array.dtype.kind == "f":
         out = E.add(out, E.mul(R.sum(x, axis, keepdims), 0.0))
@@ -338,7 +362,7 @@ def vector_norm(x, ord=2, axis=None, keepdims=False):
 
 def matrix_norm(x, ord="fro", axis=(-2, -1), keepdims=False):
     """Matrix norms over the two ``axis``: 'fro', 'nuc', inf, -inf, 1, -1, 2, -2."""
-    x = _float(x)
+    x = _float(x, "linalg.matrix_norm")
     nd = x.array.ndim
     a0, a1 = (a + nd if a < 0 else a for a in axis)
     if ord == "fro":

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from janusgrad.dropin import module_getattr
 
+from ._dialect import LinAlgError
 from ._table import LINALG
 
+LINALG["LinAlgError"] = LinAlgError
 globals().update(LINALG)
 
 __getattr__ = module_getattr("torchlike", "torch.linalg")
