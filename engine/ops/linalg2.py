@@ -277,23 +277,162 @@ def svdvals(x):
     return record(_svdvals, out, (x,), (x,))
 
 
-def _svd_uv_tensors(x):
-    """U and V^T of the thin SVD as engine ops (V from eigh of A^T A, U = A V / s; the
-    smaller Gram matrix): differentiable, for the recording form of svdvals' rule."""
-    m, n = x.array.shape[-2:]
-    if m < n:
-        vt, u = _svd_uv_tensors(S.swapaxes(x, -1, -2))
-        return S.swapaxes(u, -1, -2), S.swapaxes(vt, -1, -2)
-    xt = S.swapaxes(x, -1, -2)
-    v = S.flip(eigh_vectors(matmul(xt, x)), -1)  # descending
-    av = matmul(x, v)
-    s = R.norm(av, 2, -2, True)  # |A v_i| = s_i
-    return E.div(av, s), S.swapaxes(v, -1, -2)
+def _svd_uvs_array(a):
+    u, sv, vt = xp_of(a).linalg.svd(a, full_matrices=False)
+    return u, sv, vt
+
+
+def _svd_uvs_tensors(x):
+    return svd_u(x), svdvals(x), svd_vh(x)
 
 
 def _svd_uv_array(a):
-    u, _, vt = xp_of(a).linalg.svd(a, full_matrices=False)
+    u, _, vt = _svd_uvs_array(a)
     return u, vt
+
+
+def _svd_uv_tensors(x):
+    return svd_u(x), svd_vh(x)
+
+
+def _svd_e(np, sv):
+    """E_ij = s_j^2 - s_i^2 with ones on the diagonal (torch's svd_backward)."""
+    s2 = _row(np, sv * sv)
+    e = s2 - _t(np, s2)
+    return np.where(np.equal(e, 0.0), 1.0, e)
+
+
+def _skew(np, m):
+    return m - _t(np, m)
+
+
+def _thin(np, g, k, full):
+    """The gradient of the first ``k`` columns (U) / rows (Vh) where the full ones were made."""
+    if not full:
+        return g
+    return np.getitem(g, (Ellipsis, slice(None), slice(0, k)) if full == "u"
+                      else (Ellipsis, slice(0, k), slice(None)))
+
+
+def _svd_u_rule(np, g, x, full):
+    u, sv, vt = np.svd(x)
+    m, k = u.shape[-2], u.shape[-1]
+    g = _thin(np, g, k, full and "u")
+    ret = np.divide(_skew(np, np.matmul(_t(np, u), g)), _svd_e(np, sv)) * _row(np, sv)
+    inner = np.matmul(u, ret)
+    if m > k:  # + (I - U U^T) gU S^-1
+        gs = g / _row(np, sv)
+        inner = inner + gs - np.matmul(u, np.matmul(_t(np, u), gs))
+    return np.matmul(inner, vt)
+
+
+def _svd_vh_rule(np, g, x, full):
+    u, sv, vt = np.svd(x)
+    n, k = vt.shape[-1], vt.shape[-2]
+    g = _thin(np, g, k, full and "vh")
+    col = _t(np, _row(np, sv))
+    ret = col * np.divide(_skew(np, np.matmul(vt, _t(np, g))), _svd_e(np, sv))
+    inner = np.matmul(ret, vt)
+    if n > k:  # + S^-1 gVh (I - V V^T)
+        sg = g / col
+        inner = inner + sg - np.matmul(np.matmul(sg, _t(np, vt)), vt)
+    return np.matmul(u, inner)
+
+
+_svd_u = defop("linalg_svd_u", fresh=True, rule=_svd_u_rule, uses=("x", "attrs"))
+_svd_vh = defop("linalg_svd_vh", fresh=True, rule=_svd_vh_rule, uses=("x", "attrs"))
+
+
+def _svd_factors(x, full):
+    x = _float(x, "linalg.svd")
+    a = x.array
+    if a.ndim < 2:
+        raise x.dialect.invalid("linalg.svd", "The input tensor A must have at least 2 "
+                                "dimensions.", shape=a.shape)
+    u, sv, vt = _kernel("linalg.svd", "svd", x, full_matrices=full)
+    return x, as_array(u), as_array(vt)
+
+
+def svd_u(x, full_matrices=False):
+    """U of the SVD (thin, or ``full_matrices``)."""
+    x, u, _ = _svd_factors(x, full_matrices)
+    full = full_matrices and u.shape[-1] != min(u.shape[-2], x.array.shape[-1])
+    return record(_svd_u, u, (x,), (x,), full)
+
+
+def svd_vh(x, full_matrices=False):
+    """V^T of the SVD (thin, or ``full_matrices``)."""
+    x, _, vt = _svd_factors(x, full_matrices)
+    full = full_matrices and vt.shape[-2] != min(x.array.shape[-2], vt.shape[-1])
+    return record(_svd_vh, vt, (x,), (x,), full)
+
+
+def svd(x, full_matrices=True):
+    """(U, S, Vh) with A = U diag(S) Vh; the gradients of U and Vh are those of their first
+    min(m, n) columns / rows (the rest is any orthonormal completion)."""
+    return svd_u(x, full_matrices), svdvals(x), svd_vh(x, full_matrices)
+
+
+# ---------------------------------------------------------------- qr
+def _sym_upper(np, m):
+    """triu(M, 1) + triu(M, 1)^T + diag(M) (torch's linalg_qr_backward)."""
+    low = np.tril(m, 0)
+    upper = m - low
+    return upper + _t(np, upper) + (low - np.tril(m, -1))
+
+
+def _qr_finish(np, q, r, m, gq):
+    """(Q sym(triu(M)) + gQ) R^-T."""
+    ga = np.matmul(q, _sym_upper(np, m))
+    if gq is not None:
+        ga = ga + gq
+    return np.matmul(ga, _t(np, np.inv(r)))
+
+
+def _qr_q_rule(np, g, x):
+    q, r = np.qr(x)
+    return _qr_finish(np, q, r, -np.matmul(_t(np, q), g), g)
+
+
+def _qr_r_rule(np, g, x):
+    q, r = np.qr(x)
+    return _qr_finish(np, q, r, np.matmul(g, _t(np, r)), None)
+
+
+_qr_q = defop("linalg_qr_q", fresh=True, rule=_qr_q_rule, uses="x")
+_qr_r = defop("linalg_qr_r", fresh=True, rule=_qr_r_rule, uses="x")
+
+
+def _qr_factors(x, mode):
+    x = _float(x, "linalg.qr")
+    if x.array.ndim < 2:
+        raise x.dialect.invalid("linalg.qr", "The input tensor A must have at least 2 "
+                                "dimensions.", shape=x.array.shape)
+    if mode not in ("reduced", "complete", "r"):
+        raise x.dialect.invalid("linalg.qr", f"qr received unrecognized mode '{mode}' but "
+                                "expected one of 'reduced' (default), 'r', or 'complete'",
+                                mode=mode)
+    q, r = _kernel("linalg.qr", "qr", x, mode="complete" if mode == "complete" else "reduced")
+    return x, as_array(q), as_array(r)
+
+
+def qr_q(x, mode="reduced"):
+    x, q, _ = _qr_factors(x, mode)
+    return record(_qr_q, q, (x,), (x,))
+
+
+def qr_r(x, mode="reduced"):
+    x, _, r = _qr_factors(x, mode)
+    return record(_qr_r, r, (x,), (x,))
+
+
+def qr(x, mode="reduced"):
+    """(Q, R) with A = Q R (derivatives for m >= n, the case torch differentiates fully);
+    mode 'r' gives an empty Q."""
+    if mode == "r":
+        r = qr_r(x)
+        return type(r).wrap(as_array(xp_of(r.array).zeros((0,), dtype=r.array.dtype))), r
+    return qr_q(x, mode), qr_r(x, mode)
 
 
 # ---------------------------------------------------------------- composites
@@ -442,13 +581,15 @@ def linalg_arrays(xp) -> dict:
     return {"inv": la.inv, "solve": la.solve, "tril": lambda a, k=0: xp.tril(a, k),
             "eigvalsh": lambda a, uplo="L": la.eigvalsh(a, UPLO=uplo),
             "eigh_vectors": lambda a, uplo="L": la.eigh(a, UPLO=uplo)[1],
-            "svd_uv": _svd_uv_array}
+            "svd_uv": _svd_uv_array, "svd": _svd_uvs_array,
+            "qr": lambda a: la.qr(a)}
 
 
 def linalg_tensors() -> dict:
     """The same names as engine ops, for the recording backward."""
     return {"inv": inv, "solve": solve, "tril": tril, "eigvalsh": eigvalsh,
-            "eigh_vectors": eigh_vectors, "svd_uv": _svd_uv_tensors}
+            "eigh_vectors": eigh_vectors, "svd_uv": _svd_uv_tensors, "svd": _svd_uvs_tensors,
+            "qr": lambda x: (qr_q(x), qr_r(x))}
 
 
 # ---------------------------------------------------------------- specs
@@ -565,3 +706,22 @@ for _ord in ("nuc", 2, -2):
     spec(f"linalg_matrix_norm_{_ord}", lambda x, o=_ord: matrix_norm(x, o), _make_svd,
          ref=lambda a, o=_ord: la.norm(a, o, axis=(-2, -1)), rtol=1e-4)
 spec("linalg_pinv", pinv, _make_svd, ref=la.pinv)
+spec("linalg_svd_u", lambda x: E.square(svd_u(x)), _make_svd,
+     ref=lambda a: la.svd(a, full_matrices=False)[0] ** 2)
+spec("linalg_svd_vh", lambda x: E.square(svd_vh(x)), _make_svd,
+     ref=lambda a: la.svd(a, full_matrices=False)[2] ** 2)
+spec("linalg_svd_u_full", lambda x: E.square(svd_u(x, True)), _make_svd,
+     ref=lambda a: la.svd(a)[0] ** 2, differentiable=False)
+
+
+def _make_tall(draw, st, hnp):
+    batch, n = _sq(draw, st, hnp)
+    m = n + draw(st.integers(0, 2))
+    base = host.zeros((m, n))
+    base[host.arange(n), host.arange(n)] = 2.0  # host-ok: test inputs
+    # (no zero column below a diagonal: LAPACK reflects only a nonzero one, a jump of sign)
+    return [base + distinct_array(draw, st, hnp, batch + (m, n), 0.1, 0.5, signs=True)], {}
+
+
+spec("linalg_qr_q", lambda x: qr_q(x), _make_tall, ref=lambda a: la.qr(a)[0])
+spec("linalg_qr_r", lambda x: qr_r(x), _make_tall, ref=lambda a: la.qr(a)[1])
