@@ -567,11 +567,44 @@ def pinv(x, atol=None, rtol=None, hermitian=False):
     return record(_pinv, as_array(out), (x,), (x,), save_out=True)
 
 
-def matrix_rank(x, tol=None):
-    """The number of singular values above ``tol`` (numpy's default tolerance)."""
+def _eps(xp, a):
+    return float(xp.finfo(a.dtype).eps)
+
+
+def matrix_rank(x, atol=None, rtol=None, hermitian=False, tol=None):
+    """The number of singular values above max(atol, rtol * s_max) (``tol``: an absolute
+    tolerance; numpy's and torch's default: eps * max(m, n) * s_max), as int64."""
+    x = _float(x, "linalg.matrix_rank")
     a = x.array
-    r = xp_of(a).linalg.matrix_rank(a, tol=tol)
-    return type(x).wrap(as_array(xp_of(a).asarray(r, dtype="int64")))
+    xp = xp_of(a)
+    m, n = a.shape[-2:]
+    if min(m, n) == 0:
+        r = xp.zeros(a.shape[:-2], dtype="int64")
+    else:
+        sv = (xp.abs(xp.linalg.eigvalsh(a)) if hermitian
+              else xp.linalg.svd(a, compute_uv=False))
+        if tol is not None:
+            atol, rtol = tol, 0.0
+        if rtol is None:
+            rtol = 0.0 if atol is not None and atol > 0 else _eps(xp, a) * max(m, n)
+        cut = xp.maximum(sv.max(axis=-1, keepdims=True) * rtol, 0.0 if atol is None else atol)
+        r = (sv > cut).sum(axis=-1).astype("int64")
+    return type(x).wrap(as_array(r))
+
+
+def lstsq(a, b, rcond=None):
+    """(solution, residuals, rank, singular values) of min |A X - B| (the minimum-norm
+    solution, through pinv; residuals and singular values empty, as with torch's default
+    driver gelsy)."""
+    a, b = _float(a, "linalg.lstsq"), _float(b, "linalg.lstsq")
+    vector = b.array.ndim == a.array.ndim - 1
+    bm = S.reshape(b, tuple(b.array.shape) + (1,)) if vector else b
+    sol = matmul(pinv(a, None, rcond), bm)
+    if vector:
+        sol = S.reshape(sol, tuple(sol.array.shape[:-1]))
+    xp = xp_of(a.array)
+    empty = type(a).wrap(as_array(xp.zeros((0,), dtype=a.array.dtype)))
+    return sol, empty, matrix_rank(a, rtol=rcond), empty
 
 
 # ---------------------------------------------------------------- rule namespaces

@@ -539,6 +539,7 @@ _INPLACE_UNARY = frozenset(
 # ---- linear algebra (engine.ops.linalg2): paddle's slogdet stacks (sign, log|det|) into
 # one tensor; cross's axis 9 means the first axis of size 3; pinv's rcond is a relative
 # tolerance (torch's rtol)
+from janusgrad.backend import DTYPES as _DTYPES  # noqa: E402
 from janusgrad.backend import broadcast_shapes as _broadcast_shapes  # noqa: E402
 from janusgrad.ops import linalg2 as LA  # noqa: E402
 
@@ -556,6 +557,16 @@ def _cross(x, y, axis=9, name=None):
 
 def _pinv(x, rcond=1e-15, hermitian=False, name=None):
     return LA.pinv(x, None, rcond, hermitian)
+
+
+def _qr(x, mode="reduced", name=None):  # mode 'r': R alone
+    q, r = LA.qr(x, mode)
+    return r if mode == "r" else (q, r)
+
+
+def _lstsq(x, y, rcond=None, driver=None, name=None):  # rank as int32
+    sol, res, rank, sv = LA.lstsq(x, y, rcond)
+    return sol, res, E.cast(rank, _DTYPES["int32"]), sv
 
 
 ROWS = [
@@ -745,6 +756,7 @@ ROWS = [
     Row("solve", LA.solve, "x, y, left=True, name=None, *, out=None", "x, y, left", "m"),
     Row("pinv", _pinv, forms="m"),
     Row("matrix_power", LA.matrix_power, "x, n, name=None", "x, n", "m"),
+    Row("qr", _qr, forms="m"), Row("lstsq", _lstsq, forms="m"),
 ]
 
 # ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)
@@ -765,4 +777,9 @@ LINALG_ROWS = [
         "dtype=None, out=None", "x, p, axis, keepdim", "f"),
     Row("matrix_norm", LA.matrix_norm, "x, p='fro', axis=[-2, -1], keepdim=False, name=None",
         "x, p, tuple(axis), keepdim", "f"),
+    Row("svd", LA.svd, "x, full_matrices=False, name=None, *, out=None", "x, full_matrices",
+        "f"),
+    Row("qr", _qr, forms="f"), Row("lstsq", _lstsq, forms="f"),
+    Row("matrix_rank", LA.matrix_rank, "x, tol=None, hermitian=False, atol=None, rtol=None, "
+        "name=None", "x, atol, rtol, hermitian, tol", "f"),
 ]

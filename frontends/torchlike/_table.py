@@ -689,6 +689,34 @@ def _multi_dot(tensors, *, out=None):
     return LA.multi_dot(tensors)
 
 
+_SVD_T = _namedtuple("linalg_svd", "U S Vh")
+_LEGACY_SVD_T = _namedtuple("svd", "U S V")
+_QR_T = _namedtuple("linalg_qr", "Q R")
+_LEGACY_QR_T = _namedtuple("qr", "Q R")
+_LSTSQ_T = _namedtuple("linalg_lstsq", "solution residuals rank singular_values")
+
+
+def _svd(A, full_matrices=True, *, driver=None, out=None):
+    return _SVD_T(*LA.svd(A, full_matrices))
+
+
+def _legacy_svd(input, some=True, compute_uv=True, *, out=None):  # V, not V^T
+    u, s, vh = LA.svd(input, not some)
+    return _LEGACY_SVD_T(u, s, S.swapaxes(vh, -1, -2))
+
+
+def _qr(A, mode="reduced", *, out=None):
+    return _QR_T(*LA.qr(A, mode))
+
+
+def _legacy_qr(input, some=True, *, out=None):
+    return _LEGACY_QR_T(*LA.qr(input, "reduced" if some else "complete"))
+
+
+def _lstsq(A, B, rcond=None, *, driver=None):
+    return _LSTSQ_T(*LA.lstsq(A, B, rcond))
+
+
 ROWS = [
     # elementwise: engine op, torch name and argument order agree
     *_rows("neg exp expm1 log log2 log10 log1p sqrt rsqrt square abs sign sin cos tan asin "
@@ -915,7 +943,8 @@ ROWS = [
         node="LinalgCholeskyExBackward0"),
     Row("cross", _torch_cross),
     Row("matrix_power", LA.matrix_power, "input, n, *, out=None", "input, n"),
-    Row("pinverse", LA.pinv, "input, rcond=1e-15", "input"),
+    Row("pinverse", LA.pinv, "input, rcond=1e-15", "input, None, rcond"),
+    Row("svd", _legacy_svd), Row("qr", _legacy_qr),
 ]
 
 FUNCTIONS: dict = {}
@@ -969,6 +998,10 @@ LINALG_ROWS = [
     Row("vector_norm", _vector_norm, forms="f"),
     Row("matrix_norm", _matrix_norm, forms="f"),
     Row("matmul", matmul, forms="f"),
+    Row("svd", _svd, forms="f"), Row("qr", _qr, forms="f"), Row("lstsq", _lstsq, forms="f"),
+    Row("matrix_rank", LA.matrix_rank,
+        "A, *, atol=None, rtol=None, hermitian=False, out=None", "A, atol, rtol, hermitian",
+        "f"),
 ]
 LINALG: dict = {}
 INSTALLED_LINALG = install(LINALG_ROWS, LINALG, None, module="torch.linalg", tag=tag,
