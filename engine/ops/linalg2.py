@@ -389,18 +389,39 @@ def _qr_finish(np, q, r, m, gq):
     return np.matmul(ga, _t(np, np.inv(r)))
 
 
-def _qr_q_rule(np, g, x):
+def _qr_parts(np, x, mode):
+    m, n = x.shape[-2], x.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
+                           "and nrows > ncols.")
     q, r = np.qr(x)
-    return _qr_finish(np, q, r, -np.matmul(_t(np, q), g), g)
+    return q, r, m, n
 
 
-def _qr_r_rule(np, g, x):
-    q, r = np.qr(x)
-    return _qr_finish(np, q, r, np.matmul(g, _t(np, r)), None)
+def _qr_q_rule(np, g, x, mode):
+    q, r, m, n = _qr_parts(np, x, mode)
+    if m >= n:
+        return _qr_finish(np, q, r, -np.matmul(_t(np, q), g), g)
+    # A = [X | Y], R = [U | V], X = Q U: X's gradient is the square case's, Y's none
+    ax = len(x.shape) - 1
+    gx = _qr_finish(np, q, np.narrow(r, ax, 0, m), -np.matmul(_t(np, q), g), g)
+    return np.unnarrow(gx, tuple(x.shape), ax, 0)
 
 
-_qr_q = defop("linalg_qr_q", fresh=True, rule=_qr_q_rule, uses="x")
-_qr_r = defop("linalg_qr_r", fresh=True, rule=_qr_r_rule, uses="x")
+def _qr_r_rule(np, g, x, mode):
+    q, r, m, n = _qr_parts(np, x, mode)
+    if m >= n:
+        return _qr_finish(np, q, r, np.matmul(g, _t(np, r)), None)
+    ax = len(x.shape) - 1  # (torch's wide case: gQ' = Y gV^T, gY = Q gV)
+    u, gu, gv = np.narrow(r, ax, 0, m), np.narrow(g, ax, 0, m), np.narrow(g, ax, m, n - m)
+    gq = np.matmul(np.narrow(x, ax, m, n - m), _t(np, gv))
+    gx = _qr_finish(np, q, u, np.matmul(gu, _t(np, u)) - np.matmul(_t(np, q), gq), gq)
+    return (np.unnarrow(gx, tuple(x.shape), ax, 0)
+            + np.unnarrow(np.matmul(q, gv), tuple(x.shape), ax, m))
+
+
+_qr_q = defop("linalg_qr_q", fresh=True, rule=_qr_q_rule, uses=("x", "attrs"))
+_qr_r = defop("linalg_qr_r", fresh=True, rule=_qr_r_rule, uses=("x", "attrs"))
 
 
 def _qr_factors(x, mode):
@@ -418,16 +439,16 @@ def _qr_factors(x, mode):
 
 def qr_q(x, mode="reduced"):
     x, q, _ = _qr_factors(x, mode)
-    return record(_qr_q, q, (x,), (x,))
+    return record(_qr_q, q, (x,), (x,), mode)
 
 
 def qr_r(x, mode="reduced"):
     x, _, r = _qr_factors(x, mode)
-    return record(_qr_r, r, (x,), (x,))
+    return record(_qr_r, r, (x,), (x,), mode)
 
 
 def qr(x, mode="reduced"):
-    """(Q, R) with A = Q R (derivatives for m >= n, the case torch differentiates fully);
+    """(Q, R) with A = Q R (torch's derivatives: none for mode 'complete' with m > n);
     mode 'r' gives an empty Q."""
     if mode == "r":
         r = qr_r(x)
@@ -592,19 +613,33 @@ def matrix_rank(x, atol=None, rtol=None, hermitian=False, tol=None):
     return type(x).wrap(as_array(r))
 
 
-def lstsq(a, b, rcond=None):
+def lstsq(a, b, rcond=None, driver=None):
     """(solution, residuals, rank, singular values) of min |A X - B| (the minimum-norm
-    solution, through pinv; residuals and singular values empty, as with torch's default
-    driver gelsy)."""
+    solution, through pinv), the extras as torch's ``driver`` gives them: residuals (the
+    squared column norms of A X - B) where m > n for gels/gelsd/gelss, the rank but for
+    gels, the singular values for gelsd/gelss; empty otherwise."""
     a, b = _float(a, "linalg.lstsq"), _float(b, "linalg.lstsq")
+    driver = driver or "gelsy"
     vector = b.array.ndim == a.array.ndim - 1
     bm = S.reshape(b, tuple(b.array.shape) + (1,)) if vector else b
     sol = matmul(pinv(a, None, rcond), bm)
+    xp = xp_of(a.array)
+    m, n = a.array.shape[-2:]
+
+    def empty(dtype):
+        return type(a).wrap(as_array(xp.zeros((0,), dtype=dtype)))
+    if driver != "gelsy" and m > n:
+        res = R.sum(E.square(E.sub(matmul(a, sol), bm)), -2)
+        if vector:
+            res = S.reshape(res, tuple(res.array.shape[:-1]))
+    else:
+        res = empty(a.array.dtype)
     if vector:
         sol = S.reshape(sol, tuple(sol.array.shape[:-1]))
-    xp = xp_of(a.array)
-    empty = type(a).wrap(as_array(xp.zeros((0,), dtype=a.array.dtype)))
-    return sol, empty, matrix_rank(a, rtol=rcond), empty
+    rank = empty("int64") if driver == "gels" else matrix_rank(a, rtol=rcond)
+    sv = (type(a).wrap(as_array(xp.linalg.svd(a.array, compute_uv=False)))
+          if driver in ("gelsd", "gelss") else empty(a.array.dtype))
+    return sol, res, rank, sv
 
 
 # ---------------------------------------------------------------- rule namespaces
@@ -758,3 +793,12 @@ def _make_tall(draw, st, hnp):
 
 spec("linalg_qr_q", lambda x: qr_q(x), _make_tall, ref=lambda a: la.qr(a)[0])
 spec("linalg_qr_r", lambda x: qr_r(x), _make_tall, ref=lambda a: la.qr(a)[1])
+
+
+def _make_wide(draw, st, hnp):
+    [a], kw = _make_tall(draw, st, hnp)
+    return [host.swapaxes(a, -1, -2).copy()], kw
+
+
+spec("linalg_qr_q_wide", lambda x: qr_q(x), _make_wide, ref=lambda a: la.qr(a)[0])
+spec("linalg_qr_r_wide", lambda x: qr_r(x), _make_wide, ref=lambda a: la.qr(a)[1])

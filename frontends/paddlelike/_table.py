@@ -565,7 +565,7 @@ def _qr(x, mode="reduced", name=None):  # mode 'r': R alone
 
 
 def _lstsq(x, y, rcond=None, driver=None, name=None):  # rank as int32
-    sol, res, rank, sv = LA.lstsq(x, y, rcond)
+    sol, res, rank, sv = LA.lstsq(x, y, rcond, driver)
     return sol, res, E.cast(rank, _DTYPES["int32"]), sv
 
 

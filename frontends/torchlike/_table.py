@@ -714,7 +714,7 @@ def _legacy_qr(input, some=True, *, out=None):
 
 
 def _lstsq(A, B, rcond=None, *, driver=None):
-    return _LSTSQ_T(*LA.lstsq(A, B, rcond))
+    return _LSTSQ_T(*LA.lstsq(A, B, rcond, driver))
 
 
 ROWS = [
