@@ -734,6 +734,8 @@ la = host.linalg
 spec("linalg_inv", inv, _make_square, ref=la.inv)
 spec("linalg_det", det, _make_square, ref=la.det)
 spec("linalg_slogdet", lambda x: slogdet(x)[1], _make_square, ref=lambda a: la.slogdet(a)[1])
+spec("linalg_slogdet_sign", lambda x: slogdet(x)[0], _make_square,
+     ref=lambda a: la.slogdet(a)[0])
 spec("linalg_solve", solve, _make_solve,
      ref=lambda a, b: la.solve(a, b[..., None])[..., 0] if b.ndim == a.ndim - 1
      else la.solve(a, b))

@@ -564,9 +564,9 @@ def _qr(x, mode="reduced", name=None):  # mode 'r': R alone
     return r if mode == "r" else (q, r)
 
 
-def _lstsq(x, y, rcond=None, driver=None, name=None):  # rank as int32
+def _lstsq(x, y, rcond=None, driver=None, name=None):  # rank as int32 (but gels: empty)
     sol, res, rank, sv = LA.lstsq(x, y, rcond, driver)
-    return sol, res, E.cast(rank, _DTYPES["int32"]), sv
+    return sol, res, rank if driver == "gels" else E.cast(rank, _DTYPES["int32"]), sv
 
 
 ROWS = [
