@@ -39,7 +39,25 @@ TORCH_CASES = {
     "norm_default": (lambda t, a: t.linalg.norm(a), RECT),
     "norm_dim2": (lambda t, a: t.linalg.norm(a, "nuc", dim=(0, 2), keepdim=True), RECT),
     "vector_norm": (lambda t, a: t.linalg.vector_norm(a, 3, dim=(1, 2)), RECT),
+    "svd_u_sq": (lambda t, a: t.linalg.svd(a, full_matrices=False).U ** 2, RECT),
+    "svd_vh_sq": (lambda t, a: t.linalg.svd(a.mT, full_matrices=False).Vh ** 2, RECT),
+    "qr_q": (lambda t, a: t.linalg.qr(a).Q, RECT),
+    "qr_r_wide": (lambda t, a: t.linalg.qr(a.mT).R, RECT),
+    "lstsq": (lambda t, a: t.linalg.lstsq(a, a[..., :2] + 1.0).solution, RECT),
 }
+
+
+def _run(libs, fn, a, leaf, const, value):
+    """(outputs, gradients) of ``fn`` in each library, backward from a fixed weighting."""
+    outs, grads = [], []
+    for lib in libs:
+        x = leaf(lib, a)
+        y = fn(lib, x)
+        n = int(np.prod(tuple(y.shape)))
+        (y * const(lib, np.cos(np.arange(n)).reshape(tuple(y.shape)))).sum().backward()
+        outs.append(value(y))
+        grads.append(x.grad.numpy())
+    return outs, grads
 
 
 @pytest.mark.parametrize("case", sorted(TORCH_CASES))
@@ -47,13 +65,9 @@ def test_torch(case):
     torch = pytest.importorskip("torch")
     import torchlike
     fn, a = TORCH_CASES[case]
-    outs, grads = [], []
-    for t in (torch, torchlike):
-        x = t.tensor(a, dtype=t.float64, requires_grad=True)
-        y = fn(t, x)
-        (y * t.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)))).sum().backward()
-        outs.append(y.detach().numpy())
-        grads.append(x.grad.numpy())
+    outs, grads = _run((torch, torchlike), fn, a,
+                       lambda t, v: t.tensor(v, dtype=t.float64, requires_grad=True),
+                       lambda t, v: t.tensor(v), lambda y: y.detach().numpy())
     np.testing.assert_allclose(outs[1], outs[0], rtol=1e-9, atol=1e-10)
     np.testing.assert_allclose(grads[1], grads[0], rtol=1e-7, atol=1e-9)
 
@@ -81,6 +95,9 @@ PADDLE_CASES = {
     **{f"matrix_norm_{o}": (lambda p, a, o=o: p.linalg.matrix_norm(a, o), RECT)
        for o in ("fro", "nuc", 2, -2, 1, -1, math.inf, -math.inf)},
     "vector_norm": (lambda p, a: p.linalg.vector_norm(a, 3, axis=[1, 2]), RECT),
+    # (both factors used: real paddle crashes on a backward through Q alone)
+    "qr": (lambda p, a: (lambda q, r: q.sum() * r)(*p.linalg.qr(a)), RECT),
+    "svd_s": (lambda p, a: p.linalg.svd(a)[1], RECT),
 }
 
 
@@ -89,14 +106,8 @@ def test_paddle(case):
     paddle = pytest.importorskip("paddle")
     import paddlelike
     fn, a = PADDLE_CASES[case]
-    outs, grads = [], []
-    for p in (paddle, paddlelike):
-        x = p.to_tensor(a, dtype="float64", stop_gradient=False)
-        y = fn(p, x)
-        w = p.to_tensor(np.cos(np.arange(int(np.prod(y.shape)))).reshape(list(y.shape)),
-                        dtype="float64")
-        (y * w).sum().backward()
-        outs.append(y.numpy())
-        grads.append(x.grad.numpy())
+    outs, grads = _run((paddle, paddlelike), fn, a,
+                       lambda p, v: p.to_tensor(v, dtype="float64", stop_gradient=False),
+                       lambda p, v: p.to_tensor(v, dtype="float64"), lambda y: y.numpy())
     _close_to_paddle(outs[1], outs[0])
     _close_to_paddle(grads[1], grads[0])
