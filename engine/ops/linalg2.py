@@ -642,6 +642,29 @@ def lstsq(a, b, rcond=None, driver=None):
     return sol, res, rank, sv
 
 
+def cond(x, p=None):
+    """The condition number in the ``p`` norm: s_max / s_min for None and 2 (s_min / s_max
+    for -2), else |A|_p |A^-1|_p (square A)."""
+    x = _float(x, "linalg.cond")
+    if p in (None, 2, -2):
+        sv = svdvals(x)
+        hi, lo = R.amax(sv, -1), R.amin(sv, -1)
+        return E.div(lo, hi) if p == -2 else E.div(hi, lo)
+    _square(x, "linalg.cond")
+    return E.mul(matrix_norm(x, p), matrix_norm(inv(x), p))
+
+
+def vecdot(x, y, axis=-1):
+    """sum(x * y) along ``axis`` (broadcast)."""
+    return R.sum(E.mul(x, y), axis)
+
+
+def info_zeros(x):
+    """The ``info`` of torch's *_ex functions: int32 zeros over the batch (no error)."""
+    a = x.array
+    return type(x).wrap(as_array(xp_of(a).zeros(a.shape[:-2], dtype="int32")))
+
+
 # ---------------------------------------------------------------- rule namespaces
 def linalg_arrays(xp) -> dict:
     """The linear-algebra functions rules use, on bare arrays of module ``xp``."""
@@ -776,6 +799,11 @@ for _ord in ("nuc", 2, -2):
     spec(f"linalg_matrix_norm_{_ord}", lambda x, o=_ord: matrix_norm(x, o), _make_svd,
          ref=lambda a, o=_ord: la.norm(a, o, axis=(-2, -1)), rtol=1e-4)
 spec("linalg_pinv", pinv, _make_svd, ref=la.pinv)
+spec("linalg_cond", cond, _make_svd, ref=lambda a: la.cond(a))
+spec("linalg_cond_fro", lambda x: cond(x, "fro"), _make_square, ref=lambda a: la.cond(a, "fro"))
+spec("linalg_vecdot", vecdot,
+     lambda draw, st, hnp: ([array(draw, st, hnp, (2, 3)), array(draw, st, hnp, (3,))], {}),
+     ref=lambda a, b: (a * b).sum(-1))
 spec("linalg_svd_u", lambda x: E.square(svd_u(x)), _make_svd,
      ref=lambda a: la.svd(a, full_matrices=False)[0] ** 2)
 spec("linalg_svd_vh", lambda x: E.square(svd_vh(x)), _make_svd,

@@ -757,6 +757,7 @@ ROWS = [
     Row("pinv", _pinv, forms="m"),
     Row("matrix_power", LA.matrix_power, "x, n, name=None", "x, n", "m"),
     Row("qr", _qr, forms="m"), Row("lstsq", _lstsq, forms="m"),
+    Row("cond", LA.cond, "x, p=None, name=None", "x, p", "m"),
 ]
 
 # ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)
@@ -780,6 +781,7 @@ LINALG_ROWS = [
     Row("svd", LA.svd, "x, full_matrices=False, name=None, *, out=None", "x, full_matrices",
         "f"),
     Row("qr", _qr, forms="f"), Row("lstsq", _lstsq, forms="f"),
+    Row("cond", LA.cond, "x, p=None, name=None", "x, p", "f"),
     Row("matrix_rank", LA.matrix_rank, "x, tol=None, hermitian=False, atol=None, rtol=None, "
         "name=None", "x, atol, rtol, hermitian, tol", "f"),
 ]

@@ -713,6 +713,23 @@ def _legacy_qr(input, some=True, *, out=None):
     return _LEGACY_QR_T(*LA.qr(input, "reduced" if some else "complete"))
 
 
+_INV_EX_T = _namedtuple("linalg_inv_ex", "inverse info")
+_CHOLESKY_EX_T = _namedtuple("linalg_cholesky_ex", "L info")
+_SOLVE_EX_T = _namedtuple("linalg_solve_ex", "result info")
+
+
+def _inv_ex(A, *, check_errors=False, out=None):  # (singular input raises, info is 0)
+    return _INV_EX_T(LA.inv(A), LA.info_zeros(A))
+
+
+def _cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    return _CHOLESKY_EX_T(LA.cholesky(A, upper), LA.info_zeros(A))
+
+
+def _solve_ex(A, B, *, left=True, check_errors=False, out=None):
+    return _SOLVE_EX_T(LA.solve(A, B, left), LA.info_zeros(A))
+
+
 def _lstsq(A, B, rcond=None, *, driver=None):
     return _LSTSQ_T(*LA.lstsq(A, B, rcond, driver))
 
@@ -999,6 +1016,12 @@ LINALG_ROWS = [
     Row("matrix_norm", _matrix_norm, forms="f"),
     Row("matmul", matmul, forms="f"),
     Row("svd", _svd, forms="f"), Row("qr", _qr, forms="f"), Row("lstsq", _lstsq, forms="f"),
+    Row("inv_ex", _inv_ex, forms="f"), Row("cholesky_ex", _cholesky_ex, forms="f"),
+    Row("solve_ex", _solve_ex, forms="f"),
+    Row("cond", LA.cond, "A, p=None, *, out=None", "A, p", "f"),
+    Row("vecdot", LA.vecdot, "x, y, *, dim=-1, out=None", "x, y, dim", "f"),
+    Row("diagonal", MP.diagonal, "A, *, offset=0, dim1=-2, dim2=-1", "A, offset, dim1, dim2",
+        "f"),
     Row("matrix_rank", LA.matrix_rank,
         "A, *, atol=None, rtol=None, hermitian=False, out=None", "A, atol, rtol, hermitian",
         "f"),
