@@ -632,8 +632,8 @@ def lstsq(a, b, rcond=None, driver=None):
         res = R.sum(E.square(E.sub(matmul(a, sol), bm)), -2)
         if vector:
             res = S.reshape(res, tuple(res.array.shape[:-1]))
-    else:
-        res = empty(a.array.dtype)
+    else:  # (empty, yet recorded from A as torch's: it requires grad where A does)
+        res = E.mul(S.narrow(S.reshape(a, (a.array.size,)), 0, 0, 0), 0.0)
     if vector:
         sol = S.reshape(sol, tuple(sol.array.shape[:-1]))
     rank = empty("int64") if driver == "gels" else matrix_rank(a, rtol=rcond)
