@@ -758,6 +758,7 @@ ROWS = [
     Row("matrix_power", LA.matrix_power, "x, n, name=None", "x, n", "m"),
     Row("qr", _qr, forms="m"), Row("lstsq", _lstsq, forms="m"),
     Row("cond", LA.cond, "x, p=None, name=None", "x, p", "m"),
+    Row("vecdot", LA.vecdot, "x, y, axis=-1, name=None", "x, y, axis", "f"),
 ]
 
 # ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)
