@@ -1038,3 +1038,4 @@ def __pos__(self):
 Tensor.__pos__ = __pos__
 Tensor.T = property(lambda self: S.transpose(self))
 Tensor.mT = property(lambda self: FUNCTIONS["transpose"](self, -2, -1))
+Tensor.mH = Tensor.mT  # (linalg: the conjugate transpose of a real tensor is its transpose)
