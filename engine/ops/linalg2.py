@@ -278,8 +278,11 @@ def svdvals(x):
 
 
 def _svd_uvs_array(a):
-    u, sv, vt = xp_of(a).linalg.svd(a, full_matrices=False)
-    return u, sv, vt
+    """U, S, V^T from the kernels the ops use (S alone from svdvals' call, so that both
+    forms of a rule see the same bits)."""
+    la = xp_of(a).linalg
+    u, _, vt = la.svd(a, full_matrices=False)
+    return u, la.svd(a, compute_uv=False), vt
 
 
 def _svd_uvs_tensors(x):
