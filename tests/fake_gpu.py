@@ -231,7 +231,9 @@ class _Namespace(types.ModuleType):
         v = getattr(self._source, name)
         if name == "linalg":
             v = _Namespace("fake_xp.linalg", np.linalg, {"norm", "inv", "det", "solve", "svd",
-                                                          "qr", "cholesky", "eigh", "slogdet"})
+                                                          "qr", "cholesky", "eigh", "slogdet",
+                                                          "eigvalsh", "pinv", "lstsq",
+                                                          "matrix_rank", "matrix_power"})
         elif isinstance(v, np.ufunc):
             v = _Ufunc(v)
         elif callable(v) and not isinstance(v, type):

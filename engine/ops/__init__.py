@@ -103,6 +103,7 @@ def load_all() -> None:
         elementwise,
         index,
         linalg,
+        linalg2,  # (inverse, det, solve, cholesky, eigh, norms)
         manip,  # (manipulation, indexing, scatter)
         math,
         placement,

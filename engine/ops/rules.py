@@ -86,6 +86,7 @@ def _arrays_extra(xp) -> dict:
     numpy lacks (the engine's adjoint pairs), on bare arrays of module ``xp``."""
     from .elementwise import select_or_zero
     from .index import index_add_array
+    from .linalg2 import linalg_arrays
     from .math import math_arrays
     from .reduce import spread_array
     from .shape import narrow_array, sum_to_array, unnarrow_array
@@ -107,7 +108,7 @@ def _arrays_extra(xp) -> dict:
             "sum_to": sum_to_array, "spread": spread_array, "narrow": narrow_array,
             "unnarrow": unnarrow_array, "index_add": index_add_array,
             "getitem": lambda a, key: a[key], **special_arrays(xp),
-            **math_arrays(xp)}
+            **math_arrays(xp), **linalg_arrays(xp)}
 
 
 ARRAYS: dict = _ArrayNamespaces()
@@ -129,6 +130,7 @@ def _tensors_extra() -> dict:
     from . import linalg as L
     from . import reduce as R
     from . import shape as S
+    from .linalg2 import linalg_tensors
     from .math import math_tensors
     from .special import special_tensors
     return {"add": E.add, "subtract": E.sub, "multiply": E.mul, "divide": E.div,
@@ -144,7 +146,7 @@ def _tensors_extra() -> dict:
             "sum_to": S.sum_to, "spread": R.spread, "narrow": S.narrow,
             "unnarrow": S.unnarrow, "index_add": I.index_add,
             "getitem": lambda g, key: I.take(g, key, "index_add"), **special_tensors(),
-            **math_tensors()}
+            **math_tensors(), **linalg_tensors()}
 
 
 TENSORS = _TensorNamespace()

@@ -538,6 +538,39 @@ _INPLACE_UNARY = frozenset(
     "neg exp log log2 log10 log1p sqrt rsqrt square abs sin cos tan asin acos atan sinh cosh "
     "tanh sigmoid reciprocal floor ceil round".split())
 
+# ---- linear algebra (engine.ops.linalg2): paddle's slogdet stacks (sign, log|det|) into
+# one tensor; cross's axis 9 means the first axis of size 3; pinv's rcond is a relative
+# tolerance (torch's rtol)
+from janusgrad.backend import DTYPES as _DTYPES  # noqa: E402
+from janusgrad.backend import broadcast_shapes as _broadcast_shapes  # noqa: E402
+from janusgrad.ops import linalg2 as LA  # noqa: E402
+
+
+def _slogdet(x, name=None):
+    return S.stack(list(LA.slogdet(x)), 0)
+
+
+def _cross(x, y, axis=9, name=None):
+    if axis == 9:
+        shape = _broadcast_shapes(tuple(x.shape), tuple(y.shape))
+        axis = next((i for i, n in enumerate(shape) if n == 3), -1)
+    return LA.cross(x, y, axis)
+
+
+def _pinv(x, rcond=1e-15, hermitian=False, name=None):
+    return LA.pinv(x, None, rcond, hermitian)
+
+
+def _qr(x, mode="reduced", name=None):  # mode 'r': R alone
+    q, r = LA.qr(x, mode)
+    return r if mode == "r" else (q, r)
+
+
+def _lstsq(x, y, rcond=None, driver=None, name=None):  # rank as int32 (but gels: empty)
+    sol, res, rank, sv = LA.lstsq(x, y, rcond, driver)
+    return sol, res, rank if driver == "gels" else E.cast(rank, _DTYPES["int32"]), sv
+
+
 ROWS = [
     # elementwise, binary (paddle name, engine op, in-place where paddle has it)
     Row("add", "elementwise.add", _XY, "x, y", "fmi"),
@@ -715,4 +748,43 @@ ROWS = [
     Row("cartesian_prod", MP.cartesian_prod, "x, name=None", "list(x)", "f"),
     Row("combinations", MP.combinations, "x, r=2, with_replacement=False, name=None",
         "x, r, with_replacement"),
+    # ---- linear algebra (engine.ops.linalg2): paddle.<name> and Tensor.<name> where paddle
+    # has them (paddle.linalg's own names: LINALG_ROWS)
+    Row("inverse", LA.inv, _X, "x"),
+    Row("cholesky", LA.cholesky, "x, upper=False, name=None", "x, upper"),
+    Row("eigvalsh", LA.eigvalsh, "x, UPLO='L', name=None", "x, UPLO"),
+    Row("cross", _cross),
+    Row("slogdet", _slogdet, forms="m"),
+    Row("solve", LA.solve, "x, y, left=True, name=None, *, out=None", "x, y, left", "m"),
+    Row("pinv", _pinv, forms="m"),
+    Row("matrix_power", LA.matrix_power, "x, n, name=None", "x, n", "m"),
+    Row("qr", _qr, forms="m"), Row("lstsq", _lstsq, forms="m"),
+    Row("cond", LA.cond, "x, p=None, name=None", "x, p", "m"),
+    Row("vecdot", LA.vecdot, "x, y, axis=-1, name=None", "x, y, axis", "f"),
+]
+
+# ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)
+LINALG_ROWS = [
+    Row("det", LA.det, _X, "x", "f"),
+    Row("slogdet", _slogdet, forms="f"),
+    Row("inv", LA.inv, _X, "x", "f"),
+    Row("solve", LA.solve, "x, y, left=True, name=None, *, out=None", "x, y, left", "f"),
+    Row("cholesky", LA.cholesky, "x, upper=False, name=None", "x, upper", "f"),
+    Row("eigh", LA.eigh, "x, UPLO='L', name=None", "x, UPLO", "f"),
+    Row("eigvalsh", LA.eigvalsh, "x, UPLO='L', name=None", "x, UPLO", "f"),
+    Row("svdvals", LA.svdvals, _X, "x", "f"),
+    Row("pinv", _pinv, forms="f"),
+    Row("matrix_power", LA.matrix_power, "x, n, name=None", "x, n", "f"),
+    Row("multi_dot", LA.multi_dot, _X, "list(x)", "f"),
+    Row("cross", _cross, forms="f"),
+    Row("vector_norm", LA.vector_norm, "x, p=2.0, axis=None, keepdim=False, name=None, *, "
+        "dtype=None, out=None", "x, p, axis, keepdim", "f"),
+    Row("matrix_norm", LA.matrix_norm, "x, p='fro', axis=[-2, -1], keepdim=False, name=None",
+        "x, p, tuple(axis), keepdim", "f"),
+    Row("svd", LA.svd, "x, full_matrices=False, name=None, *, out=None", "x, full_matrices",
+        "f"),
+    Row("qr", _qr, forms="f"), Row("lstsq", _lstsq, forms="f"),
+    Row("cond", LA.cond, "x, p=None, name=None", "x, p", "f"),
+    Row("matrix_rank", LA.matrix_rank, "x, tol=None, hermitian=False, atol=None, rtol=None, "
+        "name=None", "x, atol, rtol, hermitian, tol", "f"),
 ]

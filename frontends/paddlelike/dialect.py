@@ -196,6 +196,8 @@ class PaddleDialect(Dialect):
             "false:0.] (at /paddle/paddle/fluid/eager/utils.cc:277)\n")
 
     def invalid(self, op: str, message: str, **info) -> Exception:
+        if op.startswith("linalg."):
+            return _linalg_error(op, message, info)
         if op == "matmul" and "a_shape" in info:
             return matmul_error(info["a_shape"], info["b_shape"])
         if op == "reshape" and "shape" in info:
@@ -326,6 +328,31 @@ def index_error(caller, index: int, size: int, axis: int) -> Exception:
         f"(OutOfRange) The starting index {index} of slice is out of bounds in tensor "
         f"{axis}-th axis, it should be in the range of [-{size}, {size}). (at "
         "/paddle/paddle/fluid/pybind/slice_utils.h:405)\n")
+
+
+_LINALG_KERNELS = {"linalg.inv": "inverse", "linalg.det": "determinant",
+                   "linalg.slogdet": "slogdeterminant", "linalg.cholesky": "cholesky",
+                   "linalg.solve": "solve", "linalg.svd": "svdvals"}
+
+
+def _linalg_error(op: str, message: str, info: dict) -> Exception:
+    """paddle's wording of engine.ops.linalg2's facts (the first sentence of paddle's own
+    where known; the neutral message otherwise)."""
+    if info.get("float_required"):
+        dt = str(info["dtype"])
+        return RuntimeError(
+            f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {dt}) of kernel "
+            f"`{_LINALG_KERNELS.get(op, op[7:])}` is not registered. Selected wrong DataType "
+            f"`{dt}`. Paddle support following DataTypes: float64, complex128, float32, "
+            "complex64.\n")
+    if info.get("singular"):
+        if op == "linalg.cholesky":
+            return ValueError("(InvalidArgument) Cholesky decomposition was not successful. "
+                              "The 0-th input matrice might not be not be positive definite.")
+        return ValueError("(InvalidArgument) Input is not invertible.")
+    if "shape" in info and op in ("linalg.det", "linalg.slogdet"):
+        return ValueError("(InvalidArgument) the input matrix should be square matrix.")
+    return ValueError(f"(InvalidArgument) {message}")
 
 
 def matmul_error(a_shape, b_shape, transpose_x=False, transpose_y=False) -> Exception:

@@ -205,6 +205,8 @@ class TorchDialect(Dialect):
                             "operation.")
 
     def invalid(self, op: str, message: str, **info) -> Exception:
+        if op.startswith("linalg."):
+            return _linalg_error(op, message, info)
         worded = _invalid(op, info)
         if worded is not None:
             return worded
@@ -219,6 +221,33 @@ class TorchDialect(Dialect):
                 f"output with shape {list(info['target_shape'])} doesn't match the broadcast "
                 f"shape {list(info['result_shape'])}")
         return RuntimeError(message)
+
+
+class LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a factorization met a singular or indefinite matrix."""
+
+
+LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"
+LinAlgError.__module__ = "torch._C"
+
+
+def _linalg_error(op: str, message: str, info: dict):
+    """torch.linalg's wording of engine.ops.linalg2's facts."""
+    if info.get("float_required"):
+        return RuntimeError(f"{op}: Expected a floating point or complex tensor as input. "
+                            f"Got {long_name(info['dtype'])}")
+    if not info.get("singular"):
+        return RuntimeError(f"{op}: {message}")
+    k = info.get("order")
+    if op == "linalg.cholesky":
+        return LinAlgError("linalg.cholesky: The factorization could not be completed because "
+                           f"the input is not positive-definite (the leading minor of order {k}"
+                           " is not positive-definite).")
+    if op == "linalg.solve":
+        return LinAlgError("torch.linalg.solve: The solver failed because the input matrix is "
+                           "singular.")
+    return LinAlgError(f"{op}: The diagonal element {k} is zero, the inversion could not be "
+                       "completed because the input matrix is singular.")
 
 
 def _version_hint() -> str:

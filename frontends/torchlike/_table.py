@@ -631,6 +631,109 @@ def _rows(names: str, fn_of, forms: str = "fm", **aliases) -> list[Row]:
             for n in names.split()]
 
 
+# ---- linear algebra (engine.ops.linalg2): torch returns named tuples, torch.linalg.norm
+# picks a vector or matrix norm from ord/dim, torch.cross's dim defaults to the first of size 3
+from collections import namedtuple as _namedtuple  # noqa: E402
+
+from janusgrad.backend import broadcast_shapes as _broadcast_shapes  # noqa: E402
+from janusgrad.ops import linalg2 as LA  # noqa: E402
+
+_SLOGDET_T = _namedtuple("linalg_slogdet", "sign logabsdet")
+_EIGH_T = _namedtuple("linalg_eigh", "eigenvalues eigenvectors")
+
+
+def _slogdet(A, *, out=None):
+    return _SLOGDET_T(*LA.slogdet(A))
+
+
+def _eigh(A, UPLO="L", *, out=None):
+    return _EIGH_T(*LA.eigh(A, UPLO))
+
+
+def _dtype_cast(A, dtype):
+    return A if dtype is None else _cast(A, dtype)
+
+
+def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
+    A = _dtype_cast(A, dtype)
+    if isinstance(dim, int) or (isinstance(dim, (tuple, list)) and len(dim) == 1):
+        return LA.vector_norm(A, 2 if ord is None else ord, dim, keepdim)
+    if dim is None:
+        if ord is None:
+            return LA.vector_norm(A, 2, None, keepdim)
+        if A.ndim == 1:
+            return LA.vector_norm(A, ord, None, keepdim)
+        if A.ndim != 2:
+            raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input "
+                               f"must be 1D or 2D. Got {A.ndim}D.")
+        dim = (0, 1)
+    return LA.matrix_norm(A, "fro" if ord is None else ord, tuple(dim), keepdim)
+
+
+def _vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    return LA.vector_norm(_dtype_cast(x, dtype), ord, dim, keepdim)
+
+
+def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    return LA.matrix_norm(_dtype_cast(A, dtype), ord, tuple(dim), keepdim)
+
+
+def _torch_cross(input, other, dim=None, *, out=None):
+    if dim is None:
+        shape = _broadcast_shapes(tuple(input.shape), tuple(other.shape))
+        dim = next((i for i, n in enumerate(shape) if n == 3), -1)
+    return LA.cross(input, other, dim)
+
+
+def _multi_dot(tensors, *, out=None):
+    return LA.multi_dot(tensors)
+
+
+_SVD_T = _namedtuple("linalg_svd", "U S Vh")
+_LEGACY_SVD_T = _namedtuple("svd", "U S V")
+_QR_T = _namedtuple("linalg_qr", "Q R")
+_LEGACY_QR_T = _namedtuple("qr", "Q R")
+_LSTSQ_T = _namedtuple("linalg_lstsq", "solution residuals rank singular_values")
+
+
+def _svd(A, full_matrices=True, *, driver=None, out=None):
+    return _SVD_T(*LA.svd(A, full_matrices))
+
+
+def _legacy_svd(input, some=True, compute_uv=True, *, out=None):  # V, not V^T
+    u, s, vh = LA.svd(input, not some)
+    return _LEGACY_SVD_T(u, s, S.swapaxes(vh, -1, -2))
+
+
+def _qr(A, mode="reduced", *, out=None):
+    return _QR_T(*LA.qr(A, mode))
+
+
+def _legacy_qr(input, some=True, *, out=None):
+    return _LEGACY_QR_T(*LA.qr(input, "reduced" if some else "complete"))
+
+
+_INV_EX_T = _namedtuple("linalg_inv_ex", "inverse info")
+_CHOLESKY_EX_T = _namedtuple("linalg_cholesky_ex", "L info")
+_SOLVE_EX_T = _namedtuple("linalg_solve_ex", "result info")
+
+
+def _inv_ex(A, *, check_errors=False, out=None):  # (singular input raises, info is 0)
+    return _INV_EX_T(LA.inv(A), LA.info_zeros(A))
+
+
+def _cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    return _CHOLESKY_EX_T(LA.cholesky(A, upper), LA.info_zeros(A))
+
+
+def _solve_ex(A, B, *, left=True, check_errors=False, out=None):
+    return _SOLVE_EX_T(LA.solve(A, B, left), LA.info_zeros(A))
+
+
+def _lstsq(A, B, rcond=None, *, driver=None):
+    return _LSTSQ_T(*LA.lstsq(A, B, rcond, driver))
+
+
 ROWS = [
     # elementwise: engine op, torch name and argument order agree
     *_rows("neg exp expm1 log log2 log10 log1p sqrt rsqrt square abs sign sin cos tan asin "
@@ -848,6 +951,17 @@ ROWS = [
     Row("kron", MP.kron, "input, other"),
     Row("cartesian_prod", lambda *tensors: MP.cartesian_prod(tensors), forms="f"),
     Row("combinations", MP.combinations, "input, r=2, with_replacement=False", forms="f"),
+    # ---- linear algebra (engine.ops.linalg2)
+    Row("det", LA.det, "input", node="LinalgDetBackward0"),
+    Row("slogdet", _slogdet, forms="fm"),
+    Row("logdet", LA.logdet, "input"),
+    Row("inverse", LA.inv, "input, *, out=None", "input", node="LinalgInvExBackward0"),
+    Row("cholesky", LA.cholesky, "input, upper=False, *, out=None", "input, upper",
+        node="LinalgCholeskyExBackward0"),
+    Row("cross", _torch_cross),
+    Row("matrix_power", LA.matrix_power, "input, n, *, out=None", "input, n"),
+    Row("pinverse", LA.pinv, "input, rcond=1e-15", "input, None, rcond"),
+    Row("svd", _legacy_svd), Row("qr", _legacy_qr),
 ]
 
 FUNCTIONS: dict = {}
@@ -878,6 +992,44 @@ SPECIAL_SHARED = ("digamma erf erfc erfinv exp2 expm1 i0 log1p logit logsumexp p
 SPECIAL: dict = {n: FUNCTIONS[n] for n in SPECIAL_SHARED}
 INSTALLED_SPECIAL = install(SPECIAL_ROWS, SPECIAL, None, module="torch.special", tag=tag)
 
+# ---- torch.linalg (torchlike/linalg.py): linear algebra (engine.ops.linalg2)
+LINALG_ROWS = [
+    Row("det", LA.det, "A, *, out=None", "A", "f", node="LinalgDetBackward0"),
+    Row("slogdet", _slogdet, forms="f"),
+    Row("inv", LA.inv, "A, *, out=None", "A", "f", node="LinalgInvExBackward0"),
+    Row("solve", LA.solve, "A, B, *, left=True, out=None", "A, B, left", "f",
+        node="LinalgSolveExBackward0"),
+    Row("cholesky", LA.cholesky, "A, *, upper=False, out=None", "A, upper", "f",
+        node="LinalgCholeskyExBackward0"),
+    Row("eigh", _eigh, forms="f"),
+    Row("eigvalsh", LA.eigvalsh, "A, UPLO='L', *, out=None", "A, UPLO", "f",
+        node="LinalgEighBackward0"),
+    Row("svdvals", LA.svdvals, "A, *, driver=None, out=None", "A", "f",
+        node="LinalgSvdBackward0"),
+    Row("pinv", LA.pinv, "A, *, atol=None, rtol=None, hermitian=False, out=None",
+        "A, atol, rtol, hermitian", "f", node="LinalgPinvBackward0"),
+    Row("matrix_power", LA.matrix_power, "A, n, *, out=None", "A, n", "f"),
+    Row("multi_dot", _multi_dot, forms="f"),
+    Row("cross", LA.cross, "input, other, *, dim=-1, out=None", "input, other, dim", "f"),
+    Row("norm", _linalg_norm, forms="f"),
+    Row("vector_norm", _vector_norm, forms="f"),
+    Row("matrix_norm", _matrix_norm, forms="f"),
+    Row("matmul", matmul, forms="f"),
+    Row("svd", _svd, forms="f"), Row("qr", _qr, forms="f"), Row("lstsq", _lstsq, forms="f"),
+    Row("inv_ex", _inv_ex, forms="f"), Row("cholesky_ex", _cholesky_ex, forms="f"),
+    Row("solve_ex", _solve_ex, forms="f"),
+    Row("cond", LA.cond, "A, p=None, *, out=None", "A, p", "f"),
+    Row("vecdot", LA.vecdot, "x, y, *, dim=-1, out=None", "x, y, dim", "f"),
+    Row("diagonal", MP.diagonal, "A, *, offset=0, dim1=-2, dim2=-1", "A, offset, dim1, dim2",
+        "f"),
+    Row("matrix_rank", LA.matrix_rank,
+        "A, *, atol=None, rtol=None, hermitian=False, out=None", "A, atol, rtol, hermitian",
+        "f"),
+]
+LINALG: dict = {}
+INSTALLED_LINALG = install(LINALG_ROWS, LINALG, None, module="torch.linalg", tag=tag,
+                           kw_aliases={"dim": "axis", "keepdim": "keepdims"})
+
 
 def __pos__(self):
     return self  # +x is x itself in torch
@@ -886,3 +1038,4 @@ def __pos__(self):
 Tensor.__pos__ = __pos__
 Tensor.T = property(lambda self: S.transpose(self))
 Tensor.mT = property(lambda self: FUNCTIONS["transpose"](self, -2, -1))
+Tensor.mH = Tensor.mT  # (linalg: the conjugate transpose of a real tensor is its transpose)
