@@ -372,8 +372,15 @@ def _array_fast_path(rule, uses, per_input, multi, same):
 
         def run(n, g):  # a binary rule on its operands
             x, y = n.saved
-            a, b = _fast(x, g), _fast(y, g)
-            if a is _DECLINE or b is _DECLINE:
+            tg = type(g)
+            # _fast's first case inline: a saved tensor of g's array type and dtype
+            if isinstance(x, Tensor) and type(a := x.array) is tg and a.dtype is g.dtype:
+                pass
+            elif (a := _fast(x, g)) is _DECLINE:
+                return None
+            if isinstance(y, Tensor) and type(b := y.array) is tg and b.dtype is g.dtype:
+                pass
+            elif (b := _fast(y, g)) is _DECLINE:
                 return None
             np = spaces[type(g)]
             p = n.parents
