@@ -40,7 +40,8 @@ def assign_(t, values) -> None:
     """Write ``values`` (a tensor, or an array of ``t``'s shape, on any device, of any
     dtype) into ``t``'s own array: every alias sees it, nothing is recorded, no leaf
     check; the version moves."""
-    values = values_of(values) if isinstance(values, Tensor) else values
+    if isinstance(values, Tensor):
+        values = values.array
     target = t.array
     if type(values) is not type(target):  # loaded host data, a GPU parameter
         values = to_device(values, device_of(target))

@@ -201,17 +201,14 @@ def _fast(v, g):
     return _operand(v, g)
 
 
-def _getter(code: str, arrays: bool):
-    """How one operand named in ``uses`` is fetched from a node (and the gradient)."""
+def _getter(code: str):
+    """How one operand named in ``uses`` is fetched from a node, on arrays (a saved tensor's
+    array, or _DECLINE where the rule must run on tensors)."""
     if code in ("x", "y", "z"):
         i = "xyz".index(code)
-        if arrays:
-            return lambda n, g: _operand(n.saved[i], g)
-        return lambda n, g: n.saved[i]
+        return lambda n, g: _operand(n.saved[i], g)
     if code == "out":
-        if arrays:
-            return lambda n, g: n.out_data
-        return lambda n, g: n.output()
+        return lambda n, g: n.out_data
     if code == "attrs":
         return lambda n, g: n.attrs
     if code == "shape":
@@ -221,11 +218,11 @@ def _getter(code: str, arrays: bool):
     raise ValueError(f"unknown operand {code!r}")
 
 
-def _fetcher(uses: tuple, arrays: bool):
-    """``fetch(n, g)``: the operands as a tuple (None: the fast backward declines).  The
-    common cases are spelled out: this runs once per node of every backward."""
-    gets = [_getter(u, arrays) for u in uses]
-    if not (arrays and any(u in ("x", "y", "z") for u in uses)):  # nothing to decline
+def _fetcher(uses: tuple):
+    """``fetch(n, g)``: the operands on arrays as a tuple (None: the fast backward
+    declines).  The common cases are spelled out: this runs once per node of a backward."""
+    gets = [_getter(u) for u in uses]
+    if not any(u in ("x", "y", "z") for u in uses):  # nothing to decline
         if not gets:
             return lambda n, g: ()
         if len(gets) == 1:
@@ -262,14 +259,14 @@ def build(rule, uses: tuple, arrays: bool, same=None):
     to the first."""
     per_input = type(rule) is tuple
     multi = "need" in uses  # (such a rule gives a gradient per input itself)
-    if arrays:
-        run = _array_fast_path(rule, uses, per_input, multi, same)
-        if run is not None:
-            return run
-    else:
+    if not arrays:
         return _tensor_path(rule, uses, per_input, multi, same)
+    run = _array_fast_path(rule, uses, per_input, multi, same)
+    if run is not None:
+        return run
+    # the general form on arrays: operands fetched (or declined), the array module by g
     spaces = ARRAYS
-    fetch = _fetcher(uses, arrays)
+    fetch = _fetcher(uses)
     if per_input and len(rule) == 2:
         r0, r1 = rule
 
@@ -277,7 +274,7 @@ def build(rule, uses: tuple, arrays: bool, same=None):
             args = fetch(n, g)
             if args is None:
                 return None
-            np = spaces[type(g)] if arrays else TENSORS
+            np = spaces[type(g)]
             p = n.parents
             if same is not None and p[0] is p[1] and n.saved[0] is n.saved[1]:
                 return same(np, g, *args), None
@@ -288,7 +285,7 @@ def build(rule, uses: tuple, arrays: bool, same=None):
             args = fetch(n, g)
             if args is None:
                 return None
-            np = spaces[type(g)] if arrays else TENSORS
+            np = spaces[type(g)]
             return tuple(r(np, g, *args) if p is not None and r is not None else None
                          for r, p in zip(rule, n.parents))
     elif multi:
@@ -296,13 +293,13 @@ def build(rule, uses: tuple, arrays: bool, same=None):
             args = fetch(n, g)
             if args is None:
                 return None
-            return rule(spaces[type(g)] if arrays else TENSORS, g, *args)
+            return rule(spaces[type(g)], g, *args)
     else:
         def run(n, g):
             args = fetch(n, g)
             if args is None:
                 return None
-            return (rule(spaces[type(g)] if arrays else TENSORS, g, *args),)
+            return (rule(spaces[type(g)], g, *args),)
     return run
 
 
