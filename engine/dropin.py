@@ -79,17 +79,24 @@ def module_getattr(shim: str, public_module: str):
     return __getattr__
 
 
-def class_getattr(shim: str, public_class: str):
-    """A ``__getattr__`` for a shim class (``torch.Tensor``): a missing public attribute
-    raises ``missing`` (``torchlike does not implement torch.Tensor.stft``), still an
-    AttributeError for ``hasattr``; dunder and private names raise the plain one."""
+class MissingAttribute(property):
+    """The stub ``stub_missing`` puts on a class for a public name it lacks."""
 
-    def __getattr__(self, name: str):
-        if _is_public(name):
+
+def stub_missing(cls: type, shim: str, public_class: str, names) -> None:
+    """Give ``cls`` a stub for each public name of the real class (``names``) that it lacks:
+    reading it raises ``missing`` (``torchlike does not implement torch.Tensor.stft``), still
+    an AttributeError for ``hasattr``.  Stubs rather than a class ``__getattr__``: CPython
+    does not specialise attribute reads on instances of a class that has one (every read of
+    ``t.array`` would cost four times as much)."""
+    def stub(name: str) -> MissingAttribute:
+        def get(self):
             raise missing(shim, f"{public_class}.{name}")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return MissingAttribute(get)
 
-    return __getattr__
+    for name in names:
+        if _is_public(name) and not hasattr(cls, name):
+            setattr(cls, name, stub(name))
 
 
 def _stub_module(shim: str, public_name: str) -> types.ModuleType:

@@ -9,7 +9,10 @@ added to the list).
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
+
+from janusgrad.dropin import MissingAttribute
 
 # the modules of each frontend whose names scripts reach (torch.X, torch.nn.X ...)
 MODULES = {
@@ -37,6 +40,8 @@ def public_names(frontend: str) -> list[str]:
     tensor = importlib.import_module(frontend).Tensor
     real_tensor = importlib.import_module(root).Tensor
     for n in dir(tensor):
+        if isinstance(inspect.getattr_static(tensor, n, None), MissingAttribute):
+            continue  # a stub naming what we lack
         if (not n.startswith("_") or (n.startswith("__") and n.endswith("__")
                                       and n not in vars(object))) and hasattr(real_tensor, n):
             names.add(f"{root}.Tensor.{n}")

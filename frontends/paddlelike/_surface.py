@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from janusgrad import backend as _backend
 from janusgrad import dlpack as _dlpack
-from janusgrad.dropin import class_getattr
+from janusgrad.dropin import stub_missing
 
+from . import _tensor_api
 from .meta import to_np
 
 __all__ = ["__version__", "disable_signal_handler", "finfo", "from_dlpack",
@@ -76,4 +77,4 @@ def to_dlpack(x):
 def install(tensor_cls) -> None:
     """``__dlpack__``, and a missing public attribute named as missing (issue 15 item 8)."""
     _dlpack.install(tensor_cls, None)
-    tensor_cls.__getattr__ = class_getattr("paddlelike", "paddle.Tensor")
+    stub_missing(tensor_cls, "paddlelike", "paddle.Tensor", _tensor_api.NAMES)

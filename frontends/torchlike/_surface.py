@@ -8,9 +8,9 @@ import operator
 from janusgrad import backend as _backend
 from janusgrad import dlpack as _dlpack
 from janusgrad import dtypes as _edtypes
-from janusgrad.dropin import class_getattr
+from janusgrad.dropin import stub_missing
 
-from . import _dtypes, _printing
+from . import _dtypes, _printing, _tensor_api
 
 
 class TorchVersion(str):
@@ -188,4 +188,4 @@ def _refuse_grad(tensor) -> None:
 def install(tensor_cls) -> None:
     """``__dlpack__``, and a missing public attribute named as missing (issue 15 item 8)."""
     _dlpack.install(tensor_cls, _refuse_grad)
-    tensor_cls.__getattr__ = class_getattr("torchlike", "torch.Tensor")
+    stub_missing(tensor_cls, "torchlike", "torch.Tensor", _tensor_api.NAMES)
