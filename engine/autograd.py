@@ -26,7 +26,8 @@ import operator
 
 from .backend import MODULES, as_array, host, ndarray
 from .backend import quiet as backend_quiet
-from .mode import anomaly, restore_grad, set_grad
+from .links import attached, linked_grads
+from .mode import anomaly, restore_grad, set_grad, state
 from .ops import OpDef
 from .ops.shape import sum_to_array
 from .tensor import LAST_CHANGE, Node, Tensor
@@ -254,6 +255,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
     owned: set = set()
     quiet = backend_quiet()  # inf/nan in gradients are values, not warnings
     quiet.__enter__()
+    state.rules += 1
     try:
         while ready:
             n = ready.pop()
@@ -284,6 +286,10 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                 g, grads = _apply_watched(n, g, create_graph)
             else:
                 g, grads = apply(n, g, create_graph)
+            if create_graph and grads is not None and type(op) is OpDef:
+                links = n.out_cls.dialect.create_graph_links.get(op.name)
+                if links is not None:  # what the framework's formula reads (engine.links)
+                    grads = linked_grads(n, grads, links)
             if targets is not None and k in targets:
                 captured[k] = tensor(g, gcls)
             if not retain_graph:  # free what the rule saved (Node.released says what was)
@@ -339,6 +345,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                         _deliver(p, tensor(gp, gcls), targets, captured, accumulate,
                                  create_graph)
     finally:
+        state.rules -= 1
         restore_grad(prev_mode)
         quiet.__exit__(None, None, None)
 
@@ -541,4 +548,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                 raise t.dialect.unused_input(i)
         elif not create_graph and g.node is not None:
             result[i] = g.detach()
+        elif create_graph and inputs[i].dialect.create_graph_grads_require_grad:
+            result[i] = attached(g)
     return result

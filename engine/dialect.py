@@ -38,6 +38,11 @@ class Dialect:
     # two gradients of an integer dtype meeting in one backward: summed (torch cannot meet
     # them: its integer tensors never require grad), or refused (paddle).
     refuse_int_grad_sum = False
+    # create_graph gradients linked to inputs their value does not depend on, as the
+    # framework's derivative formulas link them (engine.links): op name -> input positions
+    create_graph_links: dict = {}
+    # every gradient grad(create_graph=True) returns is a non-leaf that requires grad (paddle)
+    create_graph_grads_require_grad = False
 
     def int_grad_sum(self, dtype) -> Exception:
         return NotImplementedError(f"gradients of dtype {dtype} cannot be accumulated")

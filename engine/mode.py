@@ -17,6 +17,9 @@ class _State(threading.local):
 
     def __init__(self) -> None:
         self.mode = 0
+        # backwards running in this thread: their derivative rules combine the operands
+        # the forward had already promoted, so a strict dialect's refusal does not apply
+        self.rules = 0
 
     @property
     def enabled(self) -> bool:

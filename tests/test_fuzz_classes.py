@@ -111,3 +111,40 @@ def test_paddle_names_grad_tensor_and_target_as_paddle_does():
                 nums.append(int(re.search(r"eager_tmp_(\d+)", str(e)).group(1)))
         out.append(nums[1] - nums[0])
     assert out[1] == out[0]
+
+
+@pytest.mark.parametrize("expr", ["x ** 2", "x ** 3.0", "x ** e", "torch.pow(x, 2)"])
+def test_torch_pow_keeps_its_output_only_for_the_exponent_gradient(expr):
+    # torch's pow saves its result only where the exponent needs a gradient: changing the
+    # result in place afterwards is legal with a number exponent, an error with a tensor
+    out = []
+    for m in (torch, torchlike):
+        x = m.tensor([0.5, 1.5], requires_grad=True)
+        e = m.tensor(2.0, requires_grad=True)  # noqa: F841 - read by expr
+        y = eval(expr, {"torch": m, "x": x, "e": e})  # noqa: S307
+        y.mul_(2.0)
+        try:
+            y.sum().backward()
+            out.append(x.grad.tolist())
+        except RuntimeError as err:
+            out.append(type(err).__name__)
+    assert out[1] == out[0]
+
+
+@pytest.mark.parametrize("dims", [((2,), ()), ((), (2,)), ((2,), (1,))])
+def test_paddle_backward_of_a_promoted_integer_operand(dims):
+    # paddle promotes int64 * float32 when one side is 0-d; the backward's own arithmetic
+    # (float gradient times the int operand, both with dimensions) must not be refused
+    out = []
+    for m in (paddle, paddlelike):
+        a = m.to_tensor([1, 2] if dims[0] else 3, dtype="int64", stop_gradient=False)
+        b = m.to_tensor([1.5] * dims[1][0] if dims[1] else 1.5, dtype="float32",
+                        stop_gradient=False)
+        try:
+            y = a * b
+        except Exception as err:  # noqa: BLE001 - the type is compared
+            out.append(type(err).__name__)
+            continue
+        ga, gb = m.grad(y.sum(), [a, b], allow_unused=True)
+        out.append((str(ga.dtype), ga.numpy().tolist(), str(gb.dtype), gb.numpy().tolist()))
+    assert out[1] == out[0]

@@ -72,8 +72,8 @@ def operands(x, y, float_result: bool = False, family: int = STRICT):
             dt = da
         else:
             try:
-                dt = _pair_dtype(cls.dialect.strict_promotion, family, da, _rank(a), db,
-                                 _rank(b))
+                dt = _pair_dtype(cls.dialect.strict_promotion and not state.rules, family,
+                                 da, _rank(a), db, _rank(b))
             except PromotionError as e:
                 raise cls.dialect.promotion(*e.dtypes) from None
     elif tx:
@@ -271,7 +271,17 @@ sub = _def_binary(_sub, "subtract", _none, family=ZERO_DIM_AS_SCALAR)
 mul = _def_binary(_mul, "multiply", _both, by_float=True, family=ZERO_DIM_AS_SCALAR)
 div = _def_binary(_div, "true_divide", _both, float_result=True, by_float=True,
                   family=ZERO_DIM_AS_SCALAR)
-pow = _def_binary(_pow, "power", _both, save_out=True, family=ZERO_DIM_AS_SCALAR)
+_pow_saving_out = _def_binary(_pow, "power", _both, save_out=True, family=ZERO_DIM_AS_SCALAR)
+
+
+def pow(x, y):
+    out = _pow_saving_out(x, y)
+    n = out.node
+    if n is not None and n.parents[1] is None:
+        # only the exponent's rule reads the output: without that gradient it is not kept
+        # (as torch saves it; an in-place change of the result stays legal, ``x ** 2``)
+        n.out_data = n.out_version = None
+    return out
 floor_divide = _def_binary(_floordiv, "floor_divide", _none, family=ZERO_DIM_PROMOTES)
 remainder = _def_binary(_remainder, "remainder", _both, family=ZERO_DIM_AS_SCALAR)
 

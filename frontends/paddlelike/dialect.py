@@ -96,6 +96,10 @@ class PaddleDialect(Dialect):
     # the engine does that for 0-d host operands, and raises device_mismatch otherwise
     host_scalars_join_devices = True
     refuse_int_grad_sum = True
+    # paddle's multiply/divide double-grad nodes take both operands (zeros where the
+    # gradient does not depend on them); its scale (a number operand) links nothing
+    create_graph_links = {"mul": (0, 1), "div": (0, 1)}
+    create_graph_grads_require_grad = True
 
     def op_name(self, op: str) -> str:
         return op

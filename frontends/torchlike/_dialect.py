@@ -84,6 +84,10 @@ class TorchDialect(Dialect):
     grad_requires_grad = False
     host_scalars_join_devices = True  # a 0-d CPU tensor may join a CUDA op
     inplace_view_rebases_base = True
+    # torch's derivative formulas that read a forward input the gradient's value does not
+    # depend on: relu's is threshold_backward(grad, result), abs's grad * sgn(x),
+    # copysign's copysign_tensor_self_backward(grad, self, result)
+    create_graph_links = {"relu": (0,), "abs": (0,), "copysign": (0,)}
 
     def released_graph(self, node) -> Exception:
         return RuntimeError(RELEASED)

@@ -41,12 +41,18 @@ def node_name(node) -> str:
     if name is not None:
         return name
     op = node.op.name
+    if op == "create_graph_link":  # (engine.links) named as torch's formula for the op
+        return _LINK_NAMES.get(node.attrs, "MulBackward0")
     name = _NAMES.get(op)
     if name is None:
         name = "".join(p.capitalize() for p in op.split("_")) + "Backward0"
         _NAMES[op] = name
     return name
 
+
+# the node of a create_graph gradient torch links to an input (engine.links), by op
+_LINK_NAMES = {"relu": "ThresholdBackwardBackward0", "abs": "MulBackward0",
+               "copysign": "MulBackward0"}
 
 # engine ops whose leading inputs torch's node does not list (where's condition)
 _NOT_AUTOGRAD_INPUTS = {"where": 1}

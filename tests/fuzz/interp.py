@@ -17,7 +17,9 @@ from .program import render, script
 
 def _describe(t, dialect):
     if dialect == "torch":
-        arr = t.detach().numpy()
+        # (force: torch's abs leaves a ZeroTensor .grad after a backward through a
+        # create_graph gradient, which plain numpy() refuses; janusgrad gives zeros)
+        arr = t.detach().numpy(force=True)
         flag = bool(t.requires_grad)
     else:
         arr = t.numpy()
@@ -74,16 +76,16 @@ def _close(a, b):
         # float32 rounding whatever the result's dtype: a float64 result of a program may
         # hold float32 values computed by two kernels (float32 tanh, then promoted)
         atol, rtol = kernel_tolerance(b[fin], k=256.0, dtype=np.float32)
+        # a small result may be the difference of terms near the data's size (0.1-2 here:
+        # two backwards summed into one .grad), and carries their rounding
+        atol = max(atol, 256.0 * float(np.finfo(np.float32).eps) * 0.1)
         return bool(np.all(np.abs(a[fin].astype(np.float64) - b[fin]) <=
                            atol + rtol * np.abs(b[fin])))
 
 
 def compare(real, ours):
     """The first difference between two traces, as text, or None."""
-    cg = False  # gs came from a create_graph grad()
     for k, ((line, want), (_, got)) in enumerate(zip(real, ours)):
-        if line.startswith("gs ="):
-            cg = "create_graph=True" in line
         if isinstance(want, Exception) or isinstance(got, Exception):
             if type(want).__name__ != type(got).__name__ or not isinstance(want, Exception):
                 return (f"step {k} `{line}`: real gives {_show(want)}, "
@@ -98,8 +100,6 @@ def compare(real, ours):
             if w is None:
                 continue
             for key in ("shape", "dtype", "flag", "leaf"):
-                if key in ("flag", "leaf") and name.startswith("gs[") and cg:
-                    continue  # OPEN_CREATE_GRAPH_LINKS (program.py)
                 if w[key] != g[key]:
                     return (f"step {k} `{line}`: {name}.{key} is {w[key]!r} in real, "
                             f"{g[key]!r} here")

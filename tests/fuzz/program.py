@@ -17,22 +17,16 @@ reproduce crashes or missing kernels):
   kernels and raises; janusgrad gives the mathematically right answer);
 - division by a value near zero: ``div`` divides by ``b * b + 1``.
 
-OPEN_CREATE_GRAPH_LINKS, a §4 class found and not yet fixed: a gradient made with
-create_graph=True is linked, in both frameworks, to the inputs its backward formula reads
-even where it does not depend on them (torch: grad of relu(x) requires grad, a backward
-through it leaves x.grad zeros; paddle: every create_graph gradient is a non-leaf that
-requires grad, and a multiply's double-grad node gives zeros to x).  janusgrad records only
-the math, so such a gradient is a leaf that does not require grad and x.grad stays None.
-Until the engine records those links, the fuzzer compares the values of create_graph
-gradients but not their requires_grad / is_leaf, and draws no backward through them
-(``double``, kept below for when the class is fixed: DOUBLE = True).
+Gradients made with create_graph=True are linked as each framework links them (its
+derivative formulas read forward operands the value need not depend on: torch's relu and
+abs, paddle's multiply and divide; paddle's are all non-leaves): engine.links, with the
+dialects' tables.  Programs draw backwards through them (``double``).
 """
 from __future__ import annotations
 
 import numpy as np
 from hypothesis import strategies as st
 
-DOUBLE = False  # OPEN_CREATE_GRAPH_LINKS above
 UNARY = ("exp", "tanh", "sin", "sigmoid", "relu", "abs", "neg", "square")
 BINARY = ("add", "sub", "mul", "div", "maximum")
 SCALAR = ("mul_f", "add_i", "rsub_f", "pow2", "div_i")
@@ -220,7 +214,7 @@ def programs(draw, dialect: str, max_steps: int = 10):
             # give the mathematically right answer (DESIGN.md), so no create_graph there
             create = draw(st.booleans()) and not (dialect == "paddle" and extremes)
             steps.append(("grad", i, tuple(inputs), create))
-            if create and DOUBLE and draw(st.booleans()):
+            if create and draw(st.booleans()):
                 steps.append(("double", len(inputs)))  # backward through the grads
         extremes = extremes or (steps[-1][0] in ("binary", "reduce") and steps[-1][1] in (
             "amax", "max_dim", "maximum"))
