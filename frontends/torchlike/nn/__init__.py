@@ -31,6 +31,9 @@ from .modules import (
     Tanh,
 )
 from .parameter import Buffer, Parameter
+from .modules.recurrent import (  # recurrent layers
+    GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase,
+)
 
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
@@ -38,4 +41,5 @@ __all__ = [
     "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "modules", "utils",
 ]
+__all__ += ["GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase"]
 __getattr__ = module_getattr("torchlike", "torch.nn")
