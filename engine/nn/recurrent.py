@@ -313,6 +313,30 @@ def sequence(mode, xw, h0, c0=None, w_hh=None, b_hh=None, reverse=False):
 
 
 # ---------------------------------------------------------------- multi-layer
+def run_direction(mode, x, h, c, weights, reverse=False):
+    """One direction of one layer over time-major ``x``: (outputs [T, B, Hout], h_T, c_T
+    (None unless LSTM)); ``h``, ``c`` [B, .] may be None (zeros); ``weights`` as in rnn."""
+    w_ih, w_hh, b_ih, b_hh, w_hr = weights
+    steps, batch = x.array.shape[:2]
+    hidden = w_hh.array.shape[0] // GATES[mode]
+    if h is None:
+        h = _zeros_state(x, batch, hidden if w_hr is None else w_hr.array.shape[0])
+    if mode == "lstm" and c is None:
+        c = _zeros_state(x, batch, hidden)
+    if mode == "gru":
+        bias, bh = b_ih, b_hh
+    else:
+        bias = b_ih if b_hh is None else (b_hh if b_ih is None else E.add(b_ih, b_hh))
+        bh = None
+    xw = linear(x, w_ih, bias)
+    if w_hr is not None:
+        return sequence_composite(mode, xw, h, c, w_hh, bh, reverse, w_hr)
+    y = sequence(mode, xw, h, c, w_hh, bh, reverse)
+    out = S.narrow(y, 0, 0, steps) if mode == "lstm" else y
+    return out, select(y, 0, 0 if reverse else steps - 1), \
+        (select(y, 0, steps) if mode == "lstm" else None)
+
+
 def _zeros_state(like, batch, size):
     a = like.array
     return type(like).wrap(xp_of(a).zeros((batch, size), dtype=a.dtype))
@@ -327,34 +351,15 @@ def rnn(mode, x, h0, c0, weights, num_layers: int = 1, bidirectional: bool = Fal
     ``c0`` [L*D, B, H] (LSTM) may be None (zeros).  Returns (output [T, B, D*Hout], h_n, c_n
     (None unless LSTM)).  ``dropout`` applies to each layer's output but the last."""
     dirs = 2 if bidirectional else 1
-    steps, batch = x.array.shape[:2]
     layer_in = x
     hn, cn = [], []
     for layer in range(num_layers):
         outs = []
         for d in range(dirs):
             k = layer * dirs + d
-            w_ih, w_hh, b_ih, b_hh, w_hr = weights[k]
-            hidden = w_hh.array.shape[0] // GATES[mode]
-            out_size = hidden if w_hr is None else w_hr.array.shape[0]
-            h = select(h0, 0, k) if h0 is not None else _zeros_state(x, batch, out_size)
-            c = None
-            if mode == "lstm":
-                c = select(c0, 0, k) if c0 is not None else _zeros_state(x, batch, hidden)
-            if mode == "gru":
-                bias, bh = b_ih, b_hh
-            else:
-                bias = b_ih if b_hh is None else (b_hh if b_ih is None else E.add(b_ih, b_hh))
-                bh = None
-            xw = linear(layer_in, w_ih, bias)
-            if w_hr is not None:
-                out, h, c = sequence_composite(mode, xw, h, c, w_hh, bh, d == 1, w_hr)
-            else:
-                y = sequence(mode, xw, h, c, w_hh, bh, d == 1)
-                out = S.narrow(y, 0, 0, steps) if mode == "lstm" else y
-                h = select(y, 0, 0 if d == 1 else steps - 1)
-                if mode == "lstm":
-                    c = select(y, 0, steps)
+            h = select(h0, 0, k) if h0 is not None else None
+            c = select(c0, 0, k) if (mode == "lstm" and c0 is not None) else None
+            out, h, c = run_direction(mode, layer_in, h, c, weights[k], d == 1)
             outs.append(out)
             hn.append(h)
             cn.append(c)
