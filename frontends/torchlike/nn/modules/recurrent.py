@@ -178,7 +178,7 @@ class RNNBase(Module):
         name = "RNN" if self.mode.startswith("RNN") else self.mode
         batched = self._batched(input, hx, name)
         if not batched:
-            input = input.unsqueeze(1 if self.batch_first else 0)  # noqa: A001
+            input = input.unsqueeze(0 if self.batch_first else 1)  # noqa: A001
             if hx is not None:
                 hx = hx.unsqueeze(1)
         self._check_input(input)
@@ -186,7 +186,7 @@ class RNNBase(Module):
             self._check_hidden(hx, self._expected_hidden(input, self.hidden_size))
         out, hn, _ = self._run(input, hx, None)
         if not batched:
-            out, hn = out.squeeze(1 if self.batch_first else 0), hn.squeeze(1)
+            out, hn = out.squeeze(0 if self.batch_first else 1), hn.squeeze(1)
         return out, hn
 
 
@@ -226,7 +226,7 @@ class LSTM(RNNBase):
         batched = input.dim() == 3
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
         if not batched:
-            input = input.unsqueeze(1 if self.batch_first else 0)  # noqa: A001
+            input = input.unsqueeze(0 if self.batch_first else 1)  # noqa: A001
         h0 = c0 = None
         if hx is not None:
             h0, c0 = hx
@@ -246,7 +246,7 @@ class LSTM(RNNBase):
                                "Expected hidden[1] size {}, got {}")
         out, hn, cn = self._run(input, h0, c0)
         if not batched:
-            out = out.squeeze(1 if self.batch_first else 0)
+            out = out.squeeze(0 if self.batch_first else 1)
             hn, cn = hn.squeeze(1), cn.squeeze(1)
         return out, (hn, cn)
 
