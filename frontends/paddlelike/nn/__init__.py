@@ -30,7 +30,15 @@ from .loss import (
 )
 from .parameter import ParamAttr, Parameter
 from .recurrent import (  # recurrent layers
-    GRU, LSTM, RNN, BiRNN, GRUCell, LSTMCell, RNNCellBase, SimpleRNN, SimpleRNNCell,
+    GRU,
+    LSTM,
+    RNN,
+    BiRNN,
+    GRUCell,
+    LSTMCell,
+    RNNCellBase,
+    SimpleRNN,
+    SimpleRNNCell,
 )
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn")

@@ -144,8 +144,8 @@ class BiRNN(Layer):
         self.cell_fw = cell_fw
         self.cell_bw = cell_bw
         if cell_fw.input_size != cell_bw.input_size:
-            raise ValueError("input size of forward cell({}) does not equals that of backward "
-                             "cell({})".format(cell_fw.input_size, cell_bw.input_size))
+            raise ValueError(f"input size of forward cell({cell_fw.input_size}) does not "
+                             f"equals that of backward cell({cell_bw.input_size})")
         self.time_major = time_major
 
     def forward(self, inputs, initial_states=None, sequence_length=None, **kwargs):

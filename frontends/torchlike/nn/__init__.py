@@ -30,10 +30,17 @@ from .modules import (
     Softplus,
     Tanh,
 )
-from .parameter import Buffer, Parameter
 from .modules.recurrent import (  # recurrent layers
-    GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase,
+    GRU,
+    LSTM,
+    RNN,
+    GRUCell,
+    LSTMCell,
+    RNNBase,
+    RNNCell,
+    RNNCellBase,
 )
+from .parameter import Buffer, Parameter
 
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",

@@ -29,7 +29,14 @@ from .loss import (
 )
 from .module import Module
 from .recurrent import (  # recurrent layers
-    GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase,
+    GRU,
+    LSTM,
+    RNN,
+    GRUCell,
+    LSTMCell,
+    RNNBase,
+    RNNCell,
+    RNNCellBase,
 )
 
 __all__ = [
