@@ -29,5 +29,16 @@ from .loss import (
     SmoothL1Loss,
 )
 from .parameter import ParamAttr, Parameter
+from .recurrent import (  # recurrent layers
+    GRU,
+    LSTM,
+    RNN,
+    BiRNN,
+    GRUCell,
+    LSTMCell,
+    RNNCellBase,
+    SimpleRNN,
+    SimpleRNNCell,
+)
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn")

@@ -30,6 +30,16 @@ from .modules import (
     Softplus,
     Tanh,
 )
+from .modules.recurrent import (  # recurrent layers
+    GRU,
+    LSTM,
+    RNN,
+    GRUCell,
+    LSTMCell,
+    RNNBase,
+    RNNCell,
+    RNNCellBase,
+)
 from .parameter import Buffer, Parameter
 
 __all__ = [
@@ -38,4 +48,5 @@ __all__ = [
     "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "modules", "utils",
 ]
+__all__ += ["GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase"]
 __getattr__ = module_getattr("torchlike", "torch.nn")
