@@ -111,6 +111,7 @@ def load_all() -> None:
         shape,
         sorting,  # (sorting, searching, counting)
         special,
+        tensor_misc,  # (view scatters, strided windows, scatter/index reduce, put)
     )
 
 
