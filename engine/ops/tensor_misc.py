@@ -357,18 +357,12 @@ def unravel_index(indices, shape):
     if any(s < 0 for s in shape):
         raise _invalid(x, "unravel_index", "'shape' cannot have negative values, but got "
                        f"{tuple(shape)}")
-    size = 1
-    for s in shape:
-        size *= s
     a = x.array.astype(int64)
-    if a.size and (int(a.min()) < -size or int(a.max()) >= size):
-        raise _invalid(x, "unravel_index", "index out of bounds")
-    a = xp.where(a < 0, a + size, a)
-    out = []
+    out = []  # (torch wraps out-of-range and negative indices: floor division and modulo)
     for s in reversed(shape):
-        out.append(a % s if s else a)
-        a = a // s if s else a
-    return tuple(unrecorded(type(x), o) for o in reversed(out))
+        out.append(a % s if s else a * 0)
+        a = a // s if s else a * 0
+    return tuple(unrecorded(type(x), xp.asarray(o)) for o in reversed(out))
 
 
 def nonzero_static(x, size, fill_value=-1):
