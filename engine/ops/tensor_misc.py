@@ -16,7 +16,8 @@ from . import spec
 from .creation import _gen
 from .elementwise import cast, clone, div, floor_divide, gt, lt, where_
 from .index import getitem, index_add, place_key
-from .reduce import amax, amin, prod, sum as _sum
+from .reduce import amax, amin, prod
+from .reduce import sum as _sum
 from .shape import concatenate, moveaxis, reshape
 from .testing import array, distinct_array, small_shape
 
@@ -106,7 +107,7 @@ def _strided_index(x, op, shape, strides, offset):
     xp = xp_of(x.array)
     shape, strides = tuple(int(s) for s in shape), tuple(int(s) for s in strides)
     if len(shape) != len(strides):
-        raise _invalid(x, op, f"mismatch in length of strides and shape")
+        raise _invalid(x, op, "mismatch in length of strides and shape")
     idx = xp.full(shape, int(offset), dtype=int64)
     for d, (n, st) in enumerate(zip(shape, strides)):
         idx = idx + (xp.arange(n, dtype=int64) * st).reshape(

@@ -642,7 +642,6 @@ def _randint_like(x, low=0, high=None, dtype=None, name=None):
 
 from janusgrad.backend import int64 as host_int64  # noqa: E402
 
-
 ENV = {"_axes": _axes, "_ints": _ints, "_int_axis": _int_axis, "to_np": to_np,
        "_reduce_axes": _reduce_axes, "R": R, "_T": _EngineTensor}
 _X = "x, name=None"
