@@ -14,7 +14,7 @@ from ..backend import bool_, device_of, from_host, host, int64, xp_of
 from ..tensor import Tensor, unrecorded
 from . import spec
 from .creation import _gen
-from .elementwise import cast, clone, div, floor_divide, gt, lt, where_
+from .elementwise import cast, ceil, clone, div, floor, floor_divide, gt, lt, where_
 from .index import getitem, index_add, place_key
 from .reduce import amax, amin, prod
 from .reduce import sum as _sum
@@ -333,6 +333,15 @@ def clamp(x, min=None, max=None):  # noqa: A002
     if max is not None:
         out = where_(gt(out, max), max, out)
     return out
+
+
+def div_trunc(x, y):
+    """``x / y`` rounded toward zero; integer inputs keep the integer dtype (that of their
+    floor division)."""
+    q = div(x, y)
+    r = where_(lt(q, 0), ceil(q), floor(q))
+    exact = floor_divide(x, y)
+    return r if exact.array.dtype.kind == "f" else cast(r, exact.array.dtype)
 
 
 # ---------------------------------------------------------------- creation-like

@@ -591,9 +591,7 @@ def _divide(x, y, name=None, *, rounding_mode=None, out=None):
     if rounding_mode == "floor":
         return E.floor_divide(x, y)
     if rounding_mode == "trunc":
-        q = E.div(x, y)
-        r = E.where_(E.lt(q, 0), E.ceil(q), E.floor(q))
-        return r if r.array.dtype == x.array.dtype else E.cast(r, x.array.dtype)
+        return TM.div_trunc(x, y)
     raise ValueError(f"rounding_mode must be one of None, 'trunc' or 'floor', but got "
                      f"{rounding_mode}")
 

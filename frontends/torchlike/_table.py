@@ -146,10 +146,8 @@ def _divide(input, other, rounding_mode=None):  # noqa: A002
     if rounding_mode == "floor":
         return E.floor_divide(input, other)
     if rounding_mode == "trunc":
-        q = E.div(input, other)
-        r = E.where_(E.lt(q, 0), E.ceil(q), E.floor(q))
-        exact = E.floor_divide(input, other)  # the dtype torch keeps for integer inputs
-        return r if exact.array.dtype.kind == "f" else _cast(r, exact.dtype)
+        from janusgrad.ops.tensor_misc import div_trunc
+        return div_trunc(input, other)  # (integer inputs keep their floor division's dtype)
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                        f"but found '{rounding_mode}'")
 
@@ -635,14 +633,8 @@ class memory_format:  # noqa: N801 - torch.memory_format
         return "torch." + self._name
 
 
-class layout:  # noqa: N801 - torch.layout
-    __slots__ = ("_name",)
-
-    def __init__(self, name):
-        self._name = name
-
-    def __repr__(self):
-        return "torch." + self._name
+class layout(memory_format):  # noqa: N801 - torch.layout (a named object alike)
+    __slots__ = ()
 
 
 MEMORY_FORMATS = {n: memory_format(n) for n in (
