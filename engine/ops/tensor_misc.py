@@ -10,7 +10,7 @@ that carry no gradient.
 """
 from __future__ import annotations
 
-from ..backend import bool_, device_of, from_host, host, int64, xp_of
+from ..backend import bool_, device_of, float64, from_host, host, int64, to_host, xp_of
 from ..tensor import Tensor, unrecorded
 from . import spec
 from .creation import _gen
@@ -173,8 +173,8 @@ def _pad_value(dtype, reduce):
     if reduce == "prod":
         return 1
     if dtype.kind == "f":
-        return -host.inf if reduce == "amax" else host.inf
-    info = host.iinfo(dtype) if dtype.kind in "iu" else None
+        return -host.inf if reduce == "amax" else host.inf  # host-ok: a Python scalar
+    info = host.iinfo(dtype) if dtype.kind in "iu" else None  # host-ok: dtype facts
     if info is None:
         return reduce == "amin"
     return info.min if reduce == "amax" else info.max
@@ -351,9 +351,10 @@ def tri_indices(cls, row, col, offset=0, lower=True, dtype=int64, *, device=None
         raise cls.dialect.invalid("tril_indices" if lower else "triu_indices",
                                   f"row must be non-negative, got{row}" if row < 0 else
                                   f"col must be non-negative, got{col}")
-    f = host.tril_indices if lower else host.triu_indices
+    f = host.tril_indices if lower else host.triu_indices  # host-ok: made here, then moved
     r, c = f(row, offset, col)
-    return unrecorded(cls, from_host(host.stack([r, c]).astype(dtype), device))
+    rc = host.stack([r, c]).astype(dtype)  # host-ok: host index lists, moved to the device
+    return unrecorded(cls, from_host(rc, device))
 
 
 def unravel_index(indices, shape):
@@ -421,12 +422,13 @@ def multinomial(x, num_samples, replacement=False, generator=None):
                        f"got: {a.dtype}")
     if num_samples <= 0:
         raise _invalid(x, op, "cannot sample n_sample <= 0 samples")
-    w = host.asarray(a.get() if hasattr(a, "get") else a, dtype=host.float64).reshape(
+    # (drawn on the host, as every random value is, then moved)
+    w = to_host(a).astype(float64).reshape(
         -1, a.shape[-1])
     if not replacement and num_samples > w.shape[-1]:
         raise _invalid(x, op, "cannot sample n_sample > prob_dist.size(-1) samples without "
                        "replacement")
-    if (w < 0).any() or not host.isfinite(w).all():
+    if (w < 0).any() or not (abs(w) < float("inf")).all():
         raise _invalid(x, op, "probability tensor contains either `inf`, `nan` or element < 0")
     rng = _gen(generator).rng
     rows = []
@@ -435,7 +437,8 @@ def multinomial(x, num_samples, replacement=False, generator=None):
             raise _invalid(x, op, "invalid multinomial distribution (sum of probabilities "
                            "<= 0)")
         rows.append(rng.choice(p.size, num_samples, replace=replacement, p=p / p.sum()))
-    out = host.stack(rows).astype(int64).reshape(a.shape[:-1] + (num_samples,))
+    out = host.stack(rows).astype(int64).reshape(  # host-ok: host draws, moved below
+        a.shape[:-1] + (num_samples,))
     return unrecorded(type(x), from_host(out, device_of(a)))
 
 
@@ -443,7 +446,7 @@ def bernoulli(x, p=None, generator=None):
     """0/1 samples with probability ``p`` (or ``x``'s values), in ``x``'s dtype."""
     a = x.array
     probs = a if p is None else xp_of(a).full(a.shape, p, dtype=a.dtype)
-    hp = host.asarray(probs.get() if hasattr(probs, "get") else probs, dtype=host.float64)
+    hp = to_host(probs).astype(float64)
     if ((hp < 0) | (hp > 1)).any():
         raise _invalid(x, "bernoulli", "Expected p_in >= 0 && p_in <= 1 to be true, but got "
                        "false.")

@@ -625,9 +625,11 @@ def mt_error(x):
                      "to 2.")
 
 
-def Tensor_of():  # noqa: N802 - the dialect's Tensor class (made in tensor.py, after this)
-    from .tensor import Tensor
-    return Tensor
+_TENSOR_CLASS: list = []  # the dialect's Tensor class: tensor.py, which imports us, sets it
+
+
+def Tensor_of():  # noqa: N802
+    return _TENSOR_CLASS[0]
 
 
 def _randint_like(x, low=0, high=None, dtype=None, name=None):
