@@ -112,6 +112,7 @@ def load_all() -> None:
         shape,
         sorting,  # (sorting, searching, counting)
         special,
+        tensor_misc,  # (view scatters, strided windows, scatter/index reduce, put)
     )
 
 

@@ -529,6 +529,119 @@ def tensordot(x, y, axes=2, name=None):
 def moveaxis(x, source, destination, name=None):
     return MP.movedim(x, source, destination)
 # ---------------------------------------------------------------- the table
+# ---------------------------------------------------------------- tensor_misc family (hand-written)
+# paddle's call forms over engine.ops.tensor_misc where they differ from the engine op's:
+# slice_scatter takes lists of axes/starts/ends/strides, permute takes a list or varargs,
+# new_* take paddle's dtype strings and requires_grad, divide's rounding modes, round's
+# decimals, cumsum keeps a 0-d input 0-d along an axis.
+from janusgrad.ops import creation as _CR  # noqa: E402
+from janusgrad.ops import tensor_misc as TM  # noqa: E402
+
+
+def _slice_scatter(x, value, axes, starts, ends, strides, name=None):
+    key = [slice(None)] * x.array.ndim
+
+    def seq(v):
+        return list(v) if isinstance(v, (list, tuple)) else [v]
+    for a, s, e, st in zip(seq(axes), seq(starts), seq(ends), seq(strides)):
+        key[a] = slice(s, e, st)
+    return TM.scatter_at(x, tuple(key), value, "slice_scatter")
+
+
+def _permute(input, *dims, **kw):  # noqa: A002
+    if "dims" in kw:
+        dims = (kw.pop("dims"),)
+    if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
+        dims = dims[0]
+    return S.transpose(input, tuple(int(d) for d in dims))
+
+
+def _new_factory(fill):
+    def new(var, size, *args, dtype=None, device=None, requires_grad=False,
+            pin_memory=False):
+        value = args[0] if args else fill
+        if isinstance(value, _EngineTensor):
+            value = value.item()
+        dt = var.array.dtype if dtype is None else to_np(dtype)
+        t = _CR.full(type(var), _ints(size), value, dt)
+        t.stop_gradient = not requires_grad
+        return t
+    return new
+
+
+def _repeat(input, repeats):  # noqa: A002
+    # Tensor.repeat: torch's (numpy's tile with leading axes added to the tensor)
+    reps = _ints(repeats)
+    x = input
+    if len(reps) > x.array.ndim:
+        x = S.reshape(x, (1,) * (len(reps) - x.array.ndim) + x.array.shape)
+    return S.tile(x, reps)
+
+
+def _inner(x, y, name=None):
+    a, b = x.array, y.array
+    if a.ndim == 0 or b.ndim == 0:
+        return E.mul(x, y)
+    return MP.tensordot(x, y, ([-1], [-1]))
+
+
+def _divide(x, y, name=None, *, rounding_mode=None, out=None):
+    if rounding_mode is None:
+        return E.div(x, y)
+    if rounding_mode == "floor":
+        return E.floor_divide(x, y)
+    if rounding_mode == "trunc":
+        return TM.div_trunc(x, y)
+    raise ValueError(f"rounding_mode must be one of None, 'trunc' or 'floor', but got "
+                     f"{rounding_mode}")
+
+
+def _round(x, decimals=0, name=None, *, out=None):
+    if decimals == 0:
+        return E.round(x)
+    ten = 10.0 ** abs(decimals)
+    if decimals > 0:
+        return E.div(E.round(E.mul(x, ten)), ten)
+    return E.mul(E.round(E.div(x, ten)), ten)
+
+
+def _cumsum(x, axis=None, dtype=None, name=None, *, out=None):
+    if axis is not None and x.array.ndim == 0:
+        if dtype is not None:
+            x = E.cast(x, to_np(dtype))
+        return S.reshape(R.cumsum(x, 0), ())
+    return cumsum(x, axis, dtype)
+
+
+def _tri_indices(lower):
+    def indices(row, col=None, offset=0, dtype="int64"):
+        return TM.tri_indices(Tensor_of(), row, row if col is None else col, offset, lower,
+                              to_np(dtype))
+    return indices
+
+
+def mt_error(x):
+    raise ValueError(f"Tensor.ndim({x.array.ndim}) is required to be greater than or equal "
+                     "to 2.")
+
+
+_TENSOR_CLASS: list = []  # the dialect's Tensor class: tensor.py, which imports us, sets it
+
+
+def Tensor_of():  # noqa: N802
+    return _TENSOR_CLASS[0]
+
+
+def _randint_like(x, low=0, high=None, dtype=None, name=None):
+    if high is None:
+        low, high = 0, low
+    dt = x.array.dtype if dtype is None else to_np(dtype)
+    t = _CR.randint(type(x), low, high, x.array.shape, host_int64)
+    return t if t.array.dtype == dt else E.cast(t, dt)
+
+
+from janusgrad.backend import int64 as host_int64  # noqa: E402
+
 ENV = {"_axes": _axes, "_ints": _ints, "_int_axis": _int_axis, "to_np": to_np,
        "_reduce_axes": _reduce_axes, "R": R, "_T": _EngineTensor}
 _X = "x, name=None"
@@ -761,6 +874,34 @@ ROWS = [
     Row("qr", _qr, forms="m"), Row("lstsq", _lstsq, forms="m"),
     Row("cond", LA.cond, "x, p=None, name=None", "x, p", "m"),
     Row("vecdot", LA.vecdot, "x, y, axis=-1, name=None", "x, y, axis", "f"),
+    # ---- tensor_misc family (engine/ops/tensor_misc.py; hand-written block above)
+    Row("contiguous", lambda self: self, forms="m"),
+    Row("lerp", K.lerp, "x, y, weight, name=None", "x, y, weight", "fm"),
+    Row("masked_fill", K.masked_fill, "x, mask, value, name=None", "x, mask, value", "fm"),
+    Row("permute", _permute),
+    Row("view", S.reshape, "x, shape_or_dtype, name=None", "x, _ints(shape_or_dtype)"),
+    Row("view_as", S.reshape, "x, other, name=None", "x, other.array.shape"),
+    Row("new_zeros", _new_factory(0), forms="m"), Row("new_ones", _new_factory(1), forms="m"),
+    Row("new_full", _new_factory(None), forms="m"),
+    Row("repeat", _repeat, forms="m"),
+    Row("ravel", S.reshape, "input", "input, (-1,)"),
+    Row("inner", _inner),
+    Row("select_scatter", TM.select_scatter, "x, values, axis, index, name=None",
+        "x, values, axis, index"),
+    Row("slice_scatter", _slice_scatter),
+    Row("diagonal_scatter", TM.diagonal_scatter,
+        "x, y, offset=0, axis1=0, axis2=1, name=None", "x, y, offset, axis1, axis2"),
+    Row("triu_indices", _tri_indices(False), forms="f"),
+    Row("tril_indices", _tri_indices(True), forms="f"),
+    Row("scatter_reduce", TM.scatter_reduce,
+        "input, dim, index, src, reduce, *, include_self=True"),
+    Row("as_strided", TM.as_strided, "x, shape, stride, offset=0, name=None",
+        "x, shape, stride, offset"),
+    Row("unfold", TM.unfold, "x, axis, size, step, name=None", "x, axis, size, step"),
+    Row("randint_like", _randint_like, forms="f"),
+    Row("divide", _divide, forms="fmi"),
+    Row("round", _round, forms="fmi"),
+    Row("cumsum", _cumsum, forms="fmi"),
 ]
 
 # ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)

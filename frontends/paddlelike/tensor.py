@@ -461,3 +461,8 @@ _install(_table.LINALG_ROWS, LINALG, None, module="paddle.linalg", env=_table.EN
 Tensor.__module__ = "paddle"
 GradNode.__module__ = "paddle.base.libpaddle"
 GradNode.__qualname__ = GradNode.__name__ = "GradNodeBase"
+# tensor_misc family: the class _table's factories make (tril_indices ...); Tensor.mT, the
+# last two axes swapped (paddle refuses fewer than 2)
+Tensor.mT = property(lambda self: _table.S.swapaxes(self, -1, -2) if self.array.ndim >= 2
+                     else _table.mt_error(self))
+_table._TENSOR_CLASS.append(Tensor)

@@ -146,10 +146,8 @@ def _divide(input, other, rounding_mode=None):  # noqa: A002
     if rounding_mode == "floor":
         return E.floor_divide(input, other)
     if rounding_mode == "trunc":
-        q = E.div(input, other)
-        r = E.where_(E.lt(q, 0), E.ceil(q), E.floor(q))
-        exact = E.floor_divide(input, other)  # the dtype torch keeps for integer inputs
-        return r if exact.array.dtype.kind == "f" else _cast(r, exact.dtype)
+        from janusgrad.ops.tensor_misc import div_trunc
+        return div_trunc(input, other)  # (integer inputs keep their floor division's dtype)
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                        f"but found '{rounding_mode}'")
 
@@ -613,6 +611,281 @@ def tensordot(a, b, dims=2, out=None):
     return MP.tensordot(a, b, dims)
 
 
+# ---------------------------------------------------------------- tensor_misc family (hand-written)
+# torch's memory formats and layout as named objects (janusgrad has one row-major layout: the
+# arguments are accepted and change nothing); the *_copy ops (the view op's values in a fresh
+# tensor); torch's call forms over engine.ops.tensor_misc; and where torch differs from the
+# engine op: outputs torch records although their gradient is zero (div floor, norm p=0,
+# fill), 0-d inputs (cumsum, index_select, inner), flip's dims= keyword, round's decimals=.
+from janusgrad.backend import bool_ as _BOOL  # noqa: E402
+from janusgrad.ops import creation as _CR  # noqa: E402
+from janusgrad.ops import reduce as _RD  # noqa: E402
+from janusgrad.ops import tensor_misc as TM  # noqa: E402
+
+
+class memory_format:  # noqa: N801 - torch.memory_format
+    __slots__ = ("_name",)
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return "torch." + self._name
+
+
+class layout(memory_format):  # noqa: N801 - torch.layout (a named object alike)
+    __slots__ = ()
+
+
+MEMORY_FORMATS = {n: memory_format(n) for n in (
+    "contiguous_format", "preserve_format", "channels_last", "channels_last_3d")}
+LAYOUTS = {"strided": layout("strided")}
+
+
+def _as_dtype(dt):
+    def convert(self, memory_format=None):
+        return _cast(self, dt)
+    return convert
+
+
+def _copy_of(view):
+    """torch's ``<view>_copy``: the view's values in a new tensor (tuples: each part)."""
+    def copy(input, *args, **kwargs):  # noqa: A002
+        out = getattr(input, view)(*args, **kwargs)
+        if isinstance(out, (tuple, list)):
+            return [E.clone(o) for o in out]
+        return E.clone(out)
+    copy.__name__ = copy.__qualname__ = f"{view}_copy"
+    return copy
+
+
+def _zero_grad_link(out, *inputs):
+    """``out`` recorded from ``inputs`` with a zero gradient, where torch records an op whose
+    derivative is zero (the other branch of an all-true where gets none)."""
+    ins = [t for t in inputs if isinstance(t, EngineTensor) and t.requires_grad]
+    if not ins:
+        return out
+    mask = _CR.ones_like(out, _BOOL)
+    other = ins[0] if len(ins) == 1 else E.add(_RD.sum(ins[0]), _RD.sum(ins[1]))
+    other = _RD.sum(other)
+    if other.array.dtype != out.array.dtype:
+        other = _cast_np(other, out.array.dtype)
+    return E.where_(mask, out, other)
+
+
+def _cast_np(t, np_dtype):
+    return E.cast(t, np_dtype)
+
+
+def _div(input, other, *, rounding_mode=None, out=None):  # noqa: A002
+    r = _divide(input, other, rounding_mode)
+    if rounding_mode is not None and r.array.dtype.kind == "f":
+        r = _zero_grad_link(r, input, other)
+    return r
+
+
+def _norm(input, p="fro", dim=None, keepdim=False, dtype=None):  # noqa: A002
+    if p == "nuc":  # the nuclear norm of the matrices over dim (the last two by default)
+        return LA.matrix_norm(_cast_to(input, dtype), "nuc",
+                              (-2, -1) if dim is None else tuple(dim), keepdim)
+    r = R.norm(_cast_to(input, dtype), _ord(p), axes_tuple(dim), keepdim)
+    return _zero_grad_link(r, input) if r.node is None else r
+
+
+def _fill(input, value):  # noqa: A002
+    if isinstance(value, EngineTensor):
+        if value.array.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value.array.ndim} dimensions.")
+        v = _cast_np(value, input.array.dtype) if value.array.dtype != input.array.dtype \
+            else value
+    else:
+        v = _CR.full_like(input, value)
+    return E.where_(_CR.ones_like(input, _BOOL), v, input)
+
+
+def _flip(input, *dims, **kw):  # noqa: A002
+    if "dims" in kw:
+        dims = kw.pop("dims")
+    if kw:
+        raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(kw))}'")
+    return S.flip(input, _distinct_axes(input, dims))
+
+
+def _round(input, *, decimals=0, out=None):  # noqa: A002
+    if decimals == 0:
+        return E.round(input)
+    if input.array.dtype.kind != "f":
+        raise NotImplementedError(f"\"round_cpu\" not implemented for "
+                                  f"'{long_name(input.array.dtype)}'")
+    ten = 10.0 ** abs(decimals)
+    if decimals > 0:
+        return tag(E.div(E.round(E.mul(input, ten)), ten), "RoundBackward1")
+    return tag(E.mul(E.round(E.div(input, ten)), ten), "RoundBackward1")
+
+
+def _cumsum(input, dim, *, dtype=None, out=None):  # noqa: A002
+    x = _cast_to(input, dtype)
+    if x.array.ndim == 0:  # torch keeps a 0-d input 0-d
+        checked_axis(x, "cumsum", dim)
+        return S.reshape(R.cumsum(x, 0), ())
+    return R.cumsum(x, dim)
+
+
+def _index_select(input, dim, index):  # noqa: A002
+    if input.array.ndim == 0:
+        if index.array.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                               f"{index.array.size} value(s)")
+        checked_axis(input, "index_select", dim)
+        one = I.index_select(S.reshape(input, (1,)), 0, S.reshape(index, (1,)))
+        return tag(S.reshape(one, ()), "IndexSelectBackward0")
+    return tag(I.index_select(input, input._axis(dim), index), "IndexSelectBackward0")
+
+
+def _inner(input, other, *, out=None):  # noqa: A002
+    a, b = input.array, other.array
+    if a.ndim == 0 or b.ndim == 0:
+        return E.mul(input, other)
+    if a.shape[-1] != b.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
+                           f"got shapes {list(a.shape)} and {list(b.shape)}")
+    return MP.tensordot(input, other, ([-1], [-1]))
+
+
+def _sum_to_size(self, *size):
+    size = tuple(_shape_args(size))
+    shape = tuple(self.array.shape)
+    ok = len(size) <= len(shape) and all(
+        s == n or s == 1 for s, n in zip(size[::-1], shape[::-1]))
+    if not ok:
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    return S.sum_to(self, size)
+
+
+def _split_with_sizes(input, split_sizes, dim=0):  # noqa: A002
+    return split(input, list(split_sizes), dim)
+
+
+def _unfold_method(self, dimension, size, step):
+    return tag(TM.unfold(self, dimension, size, step), "UnfoldBackward0")
+
+
+def _resize_(self, *sizes, memory_format=None):
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    return TM.resize_(self, _shape_args(sizes))
+
+
+def _resize_as_(input, the_template, *, memory_format=None):  # noqa: A002
+    return _resize_(input, tuple(the_template.array.shape))
+
+
+def _H(self):  # noqa: N802
+    n = self.array.ndim
+    if n not in (0, 2):
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {n}-D "
+                           "tensor.")
+    return self if n == 0 else S.transpose(self, (1, 0))
+
+
+def _tri_indices(lower):
+    def indices(row, col, offset=0, *, dtype=None, device=None, layout=None,
+                pin_memory=False):
+        from ._device import resolve
+        dt = _dtypes.int64._np if dtype is None else _dtypes.to_np(dtype)
+        return TM.tri_indices(Tensor, row, col, offset, lower, dt,
+                              device=None if device is None else resolve(device))
+    indices.__name__ = indices.__qualname__ = "tril_indices" if lower else "triu_indices"
+    return indices
+
+
+def _nonzero_static(input, *, size, fill_value=-1):  # noqa: A002
+    return TM.nonzero_static(input, size, fill_value)
+
+
+def _unravel_index(indices, shape):
+    if not isinstance(indices, EngineTensor):
+        indices = _scalar_tensor(indices)
+    return TM.unravel_index(indices, shape)
+
+
+def _scalar_tensor_fn(s, *, dtype=None, layout=None, device=None, requires_grad=False,
+                      pin_memory=None):
+    from ._creation import tensor
+    return tensor(s, dtype=_dtypes.get_default_dtype() if dtype is None else dtype,
+                  device=device, requires_grad=requires_grad)
+
+
+def _empty_strided(size, stride, *, dtype=None, layout=None, device=None,
+                   requires_grad=False, pin_memory=False):
+    from ._creation import empty
+    return empty(tuple(size), dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def _empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None,
+                    requires_grad=False, pin_memory=False):
+    from ._creation import empty
+    return empty(tuple(size), dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def _new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None,
+                       requires_grad=False, pin_memory=False):
+    return self.new_empty(tuple(size), dtype=dtype, device=device,
+                          requires_grad=requires_grad)
+
+
+def _randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,  # noqa: A002
+                  requires_grad=False, memory_format=None, generator=None):
+    from ._creation import randint
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, tuple(input.array.shape), generator=generator,
+                   dtype=input.dtype if dtype is None else dtype,
+                   device=device, requires_grad=requires_grad)
+
+
+def _multinomial(input, num_samples, replacement=False, *, generator=None, out=None):  # noqa: A002
+    return TM.multinomial(input, num_samples, replacement, generator)
+
+
+def _bernoulli(input, p=None, *, generator=None, out=None):  # noqa: A002
+    return TM.bernoulli(input, p, generator)
+
+
+def _bernoulli_(self, p=0.5, *, generator=None):
+    return inplace.update(self, lambda t: TM.bernoulli(t, p, generator))
+
+
+def _scatter_reduce(input, dim, index, src, reduce, *, include_self=True):  # noqa: A002
+    return tag(TM.scatter_reduce(input, dim, index, src, reduce, include_self),
+               "ScatterReduceBackward0")
+
+
+def _index_reduce(input, dim, index, source, reduce, *, include_self=True):  # noqa: A002
+    return tag(TM.index_reduce(input, dim, index, source, reduce, include_self),
+               "IndexReduceBackward0")
+
+
+def _put(input, index, source, accumulate=False):  # noqa: A002
+    return tag(TM.put(input, index, source, accumulate), "PutBackward0")
+
+
+def _as_strided(input, size, stride, storage_offset=None):  # noqa: A002
+    return TM.as_strided(input, tuple(size), tuple(stride), storage_offset or 0)
+
+
+def _as_strided_scatter(input, src, size, stride, storage_offset=None):  # noqa: A002
+    return TM.as_strided_scatter(input, src, tuple(size), tuple(stride), storage_offset or 0)
+
+
+_TENSOR_TO = Tensor.to
+
+
+def _to(self, *args, memory_format=None, **kwargs):
+    return _TENSOR_TO(self, *args, **kwargs)
+
+
 # ---------------------------------------------------------------- the table
 _NO_INPLACE = frozenset("logaddexp logaddexp2 fmax fmin".split())  # (torch has no x.fmax_)
 _BINARY = "input, other, *, alpha=1, out=None"
@@ -962,6 +1235,67 @@ ROWS = [
     Row("matrix_power", LA.matrix_power, "input, n, *, out=None", "input, n"),
     Row("pinverse", LA.pinv, "input, rcond=1e-15", "input, None, rcond"),
     Row("svd", _legacy_svd), Row("qr", _legacy_qr),
+    # ---- tensor_misc family (engine/ops/tensor_misc.py; hand-written block above)
+    *(Row(n, _as_dtype(getattr(_dtypes, d)), forms="m") for n, d in (
+        ("bool", "bool"), ("byte", "uint8"), ("char", "int8"), ("double", "float64"),
+        ("float", "float32"), ("half", "float16"), ("int", "int32"), ("long", "int64"),
+        ("short", "int16"))),
+    Row("to", _to, forms="m"),
+    *(Row(f"{v}_copy", _copy_of(v), forms="f") for v in (
+        "expand", "diagonal", "permute", "narrow", "view", "squeeze", "unsqueeze",
+        "transpose", "t", "unbind", "split_with_sizes", "unfold", "as_strided")),
+    Row("alias_copy", E.clone, "input, *, out=None", "input", "f"),
+    Row("narrow_copy", _copy_of("narrow"), forms="m"),
+    Row("clone", E.clone, "input, *, memory_format=None", "input", "fm",
+        node="CloneBackward0"),
+    Row("as_strided", _as_strided, forms="fm", node="AsStridedBackward0"),
+    Row("as_strided_scatter", _as_strided_scatter, forms="fm",
+        node="AsStridedScatterBackward0"),
+    Row("diagonal_scatter", TM.diagonal_scatter, "input, src, offset=0, dim1=0, dim2=1",
+        node="DiagonalScatterBackward0"),
+    Row("select_scatter", TM.select_scatter, "input, src, dim, index",
+        node="SelectScatterBackward0"),
+    Row("slice_scatter", TM.slice_scatter, "input, src, dim=0, start=None, end=None, step=1",
+        node="SliceScatterBackward0"),
+    Row("unsafe_chunk", chunk), Row("unsafe_split", split),
+    Row("split_with_sizes", _split_with_sizes),
+    Row("sum_to_size", _sum_to_size, forms="m"),
+    Row("ravel", S.reshape, "input", "input, (-1,)", node="ViewBackward0"),
+    Row("unravel_index", _unravel_index, forms="f"),
+    Row("unfold", _unfold_method, forms="m"),
+    Row("fill", _fill, forms="f", node="FillBackward0"),
+    Row("zero_", lambda input: input.zero_(), forms="f"),
+    Row("resize_", _resize_, forms="m"),
+    Row("resize_as_", _resize_as_, forms="fm"),
+    Row("triu_indices", _tri_indices(False), forms="f"),
+    Row("tril_indices", _tri_indices(True), forms="f"),
+    Row("nonzero_static", _nonzero_static),
+    Row("put", _put, forms="fmi"),
+    Row("index_reduce", _index_reduce, forms="fmi"),
+    Row("scatter_reduce", _scatter_reduce, forms="fmi"),
+    Row("__rdiv__", E.div, "self, other", "_w(other), self", "m", node="MulBackward0"),
+    Row("scalar_tensor", _scalar_tensor_fn, forms="f"),
+    Row("empty_strided", _empty_strided, forms="f"),
+    Row("empty_permuted", _empty_permuted, forms="f"),
+    Row("new_empty_strided", _new_empty_strided, forms="m"),
+    Row("randint_like", _randint_like, forms="f"),
+    Row("multinomial", _multinomial),
+    Row("bernoulli", _bernoulli),
+    Row("bernoulli_", _bernoulli_, forms="m"),
+    # (fixes of rows above, replacing them: torch's semantics there, see the block above)
+    Row("clamp", TM.clamp, "input, min=None, max=None", "input, *_bounds(min, max)", "fmi",
+        ("clip",)),
+    Row("clamp_min", TM.clamp, "input, min", "input, min, None", "fmi",
+        node="ClampMinBackward0"),
+    Row("clamp_max", TM.clamp, "input, max", "input, None, max", "fmi",
+        node="ClampMaxBackward0"),
+    Row("div", _div, forms="fmi", aliases=("divide",)),
+    Row("norm", _norm),
+    Row("flip", _flip),
+    Row("round", _round, forms="fmi"),
+    Row("cumsum", _cumsum, forms="fmi"),
+    Row("index_select", _index_select),
+    Row("inner", _inner),
 ]
 
 FUNCTIONS: dict = {}
@@ -1039,3 +1373,6 @@ Tensor.__pos__ = __pos__
 Tensor.T = property(lambda self: S.transpose(self))
 Tensor.mT = property(lambda self: FUNCTIONS["transpose"](self, -2, -1))
 Tensor.mH = Tensor.mT  # (linalg: the conjugate transpose of a real tensor is its transpose)
+Tensor.H = property(_H)
+FUNCTIONS.update(MEMORY_FORMATS)
+FUNCTIONS.update(LAYOUTS)

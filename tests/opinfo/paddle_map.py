@@ -235,6 +235,10 @@ UNMAPPED = {
 }
 
 
+# tensor_misc family: paddle 3.3's own scatter_reduce takes torch's arguments (all reductions,
+# include_self)
+ROWS.update({"scatter_reduce": Row("scatter_reduce")})
+
 @cache
 def _paddle():
     import paddle
