@@ -146,17 +146,23 @@ class _AliasLoader(importlib.abc.Loader):
 
 
 class AliasFinder(importlib.abc.MetaPathFinder):
-    """Serves ``public`` and ``public.*`` from ``shim`` and ``shim.*``."""
+    """Serves ``public`` and ``public.*`` from ``shim`` and ``shim.*``; ``companions``:
+    more (public, shim module) pairs served alike (``torchvision`` from
+    ``torchlike.vision``: a package scripts of the framework import beside it)."""
 
-    def __init__(self, public: str, shim: str) -> None:
+    def __init__(self, public: str, shim: str, companions: tuple = ()) -> None:
         self.public = public
         self.shim = shim
+        self.companions = dict(companions)
         self.aliased: list[str] = []
 
     def find_spec(self, fullname, path=None, target=None):
         public = self.public
         if fullname == public or fullname.startswith(public + "."):
             return self._alias(fullname)
+        root = fullname.partition(".")[0]
+        if root in self.companions:
+            return self._alias(fullname, self.companions[root])
         if fullname.startswith(self.shim + ".") and _in_from_import():
             # `from public import x` on a shim module asks for shim.x (the module's
             # real name) once x is not an attribute: name the public API if it is absent.
@@ -173,11 +179,13 @@ class AliasFinder(importlib.abc.MetaPathFinder):
                 return True
         return False
 
-    def _alias(self, fullname):
-        module = _import_if_module(_shim_module_name(self.shim, fullname))
+    def _alias(self, fullname, shim=None):
+        module = _import_if_module(_shim_module_name(shim or self.shim, fullname))
         if module is None:
             parent, _, leaf = fullname.rpartition(".")
             if not parent or not _is_public(leaf):
+                if shim is not None and not parent:  # a companion we do not have at all
+                    raise missing(self.shim, fullname)
                 return None  # plain ModuleNotFoundError, as for any absent module
             if _in_from_import():
                 raise missing(self.shim, fullname)
@@ -239,7 +247,7 @@ def _main_module(path: str) -> types.ModuleType:
     return main
 
 
-def main(argv: list[str], public: str, shim: str) -> int:
+def main(argv: list[str], public: str, shim: str, companions: tuple = ()) -> int:
     """``python -m <shim> SCRIPT|-c CODE|-m MODULE [ARGS...]``: like ``python``, with
     ``import public`` giving ``shim``; the usage text (exit code 2) without a target."""
     usage = (f"usage: python -m {shim} SCRIPT | -c CODE | -m MODULE [ARGS...]\n"
@@ -253,23 +261,24 @@ def main(argv: list[str], public: str, shim: str) -> int:
             sys.stderr.write(f"Argument expected for the {argv[1]} option\n{usage}")
             return 2
         if argv[1] == "-c":
-            return run_code(argv[2], argv[3:], public=public, shim=shim)
-        return run_module(argv[2], argv[3:], public=public, shim=shim)
-    return run(argv[1], argv[2:], public=public, shim=shim)
+            return run_code(argv[2], argv[3:], public, shim, companions=companions)
+        return run_module(argv[2], argv[3:], public, shim, companions=companions)
+    return run(argv[1], argv[2:], public, shim, companions=companions)
 
 
-def run_code(code: str, args: list[str], public: str, shim: str, restore: bool = False) -> int:
+def run_code(code: str, args: list[str], public: str, shim: str, restore: bool = False,
+             companions: tuple = ()) -> int:
     """``python -c code args...`` with ``import public`` giving ``shim``."""
     main = _main_module("<string>")
     del main.__file__, main.__cached__
     main.__loader__ = importlib.machinery.BuiltinImporter
     return _execute(lambda: exec(compile(code, "<string>", "exec", dont_inherit=True),
                                  main.__dict__),
-                    ["-c", *args], "", main, public, shim, restore)
+                    ["-c", *args], "", main, public, shim, restore, companions)
 
 
 def run_module(module: str, args: list[str], public: str, shim: str,
-               restore: bool = False) -> int:
+               restore: bool = False, companions: tuple = ()) -> int:
     """``python -m module args...`` with ``import public`` giving ``shim``."""
     import runpy
 
@@ -286,10 +295,11 @@ def run_module(module: str, args: list[str], public: str, shim: str,
             sys.stderr.write(f"{sys.executable}: {e}\n")  # "No module named x", as python
             raise SystemExit(1) from None
 
-    return _execute(go, ["-m", *args], os.getcwd(), None, public, shim, restore)
+    return _execute(go, ["-m", *args], os.getcwd(), None, public, shim, restore, companions)
 
 
-def run(script: str, args: list[str], public: str, shim: str, restore: bool = False) -> int:
+def run(script: str, args: list[str], public: str, shim: str, restore: bool = False,
+        companions: tuple = ()) -> int:
     """Run ``script`` as ``python script args...`` with ``import public`` giving ``shim``.
 
     Returns the exit code.  With ``restore`` (for in-process callers) sys.argv,
@@ -310,13 +320,13 @@ def run(script: str, args: list[str], public: str, shim: str, restore: bool = Fa
     folder = os.path.dirname(os.path.realpath(path))
     return _execute(lambda: exec(compile(source, path, "exec", dont_inherit=True),
                                  main.__dict__),
-                    [script, *args], folder, main, public, shim, restore)
+                    [script, *args], folder, main, public, shim, restore, companions)
 
 
-def _execute(body, argv, folder, main, public, shim, restore) -> int:
+def _execute(body, argv, folder, main, public, shim, restore, companions=()) -> int:
     """Run ``body()`` as the program: sys.argv, sys.path[0] and ``__main__`` set up as
     python sets them, ``import public`` served by ``shim``; returns the exit code."""
-    finder = AliasFinder(public, shim)
+    finder = AliasFinder(public, shim, companions)
     saved_argv, saved_path = sys.argv, sys.path[:]
     saved_main = sys.modules.get("__main__")
     sys.argv = list(argv)
@@ -326,8 +336,9 @@ def _execute(body, argv, folder, main, public, shim, restore) -> int:
         else:
             sys.path.insert(0, folder)
     # a real `public` imported earlier (by site hooks, say) must not win over the shim
+    roots = (public, *(c for c, _ in companions))
     evicted = {name: sys.modules.pop(name) for name in list(sys.modules)
-               if name == public or name.startswith(public + ".")}
+               if name.partition(".")[0] in roots}
     sys.meta_path.insert(0, finder)
     if main is not None:
         sys.modules["__main__"] = main
