@@ -31,11 +31,37 @@ from .modules import (
     Tanh,
 )
 from .parameter import Buffer, Parameter
+from .modules import (  # the norm part
+    AlphaDropout,
+    BatchNorm1d,
+    BatchNorm2d,
+    BatchNorm3d,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    Embedding,
+    FeatureAlphaDropout,
+    GroupNorm,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+    LocalResponseNorm,
+    Unflatten,
+)
 
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
     "HuberLoss", "Identity", "L1Loss", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax",
     "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "modules", "utils",
+]
+__all__ += [  # the norm part
+    "AlphaDropout", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "Dropout1d", "Dropout2d",
+    "Dropout3d", "Embedding", "FeatureAlphaDropout", "GroupNorm", "InstanceNorm1d",
+    "InstanceNorm2d", "InstanceNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
+    "LazyBatchNorm3d", "LocalResponseNorm", "Unflatten",
 ]
 __getattr__ = module_getattr("torchlike", "torch.nn")

@@ -28,10 +28,36 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
+from .norm import (  # the norm part
+    AlphaDropout,
+    BatchNorm1d,
+    BatchNorm2d,
+    BatchNorm3d,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    Embedding,
+    FeatureAlphaDropout,
+    GroupNorm,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+    LocalResponseNorm,
+    Unflatten,
+)
 
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
     "HuberLoss", "Identity", "L1Loss", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax",
     "MSELoss", "Module", "ModuleList", "NLLLoss", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
+]
+__all__ += [  # the norm part
+    "AlphaDropout", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "Dropout1d", "Dropout2d",
+    "Dropout3d", "Embedding", "FeatureAlphaDropout", "GroupNorm", "InstanceNorm1d",
+    "InstanceNorm2d", "InstanceNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
+    "LazyBatchNorm3d", "LocalResponseNorm", "Unflatten",
 ]
