@@ -14,7 +14,6 @@ from ..backend import as_array, host, int64, onto_device_of, xp_of
 from ..mode import no_grad
 from ..ops import defop, spec
 from ..ops import elementwise as E
-from ..ops import index as I
 from ..ops import reduce as R
 from ..ops import shape as S
 from ..ops.creation import default_generator

@@ -11,6 +11,7 @@ from janusgrad.nn import norm as _NN
 from ._grad_fn import tag
 from ._size import Size
 
+
 def _count_per_channel(shape) -> int:
     n = shape[0] if shape else 1
     for d in shape[2:]:

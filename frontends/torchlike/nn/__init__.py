@@ -4,19 +4,36 @@ from __future__ import annotations
 from janusgrad.dropin import module_getattr
 
 from . import functional, init, modules, utils
-from .modules import (
+from .modules import (  # the norm part
     GELU,
+    AlphaDropout,
+    BatchNorm1d,
+    BatchNorm2d,
+    BatchNorm3d,
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
     Dropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    Embedding,
+    FeatureAlphaDropout,
     Flatten,
+    GroupNorm,
     HuberLoss,
     Identity,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
     L1Loss,
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
     LazyLinear,
     LeakyReLU,
     Linear,
+    LocalResponseNorm,
     LogSoftmax,
     Module,
     ModuleList,
@@ -29,28 +46,9 @@ from .modules import (
     Softmax,
     Softplus,
     Tanh,
-)
-from .parameter import Buffer, Parameter
-from .modules import (  # the norm part
-    AlphaDropout,
-    BatchNorm1d,
-    BatchNorm2d,
-    BatchNorm3d,
-    Dropout1d,
-    Dropout2d,
-    Dropout3d,
-    Embedding,
-    FeatureAlphaDropout,
-    GroupNorm,
-    InstanceNorm1d,
-    InstanceNorm2d,
-    InstanceNorm3d,
-    LazyBatchNorm1d,
-    LazyBatchNorm2d,
-    LazyBatchNorm3d,
-    LocalResponseNorm,
     Unflatten,
 )
+from .parameter import Buffer, Parameter
 
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
