@@ -29,5 +29,22 @@ from .loss import (
     SmoothL1Loss,
 )
 from .parameter import ParamAttr, Parameter
+from .norm import (  # the norm part
+    AlphaDropout,
+    BatchNorm,
+    BatchNorm1D,
+    BatchNorm2D,
+    BatchNorm3D,
+    Dropout2D,
+    Dropout3D,
+    Embedding,
+    FeatureAlphaDropout,
+    GroupNorm,
+    InstanceNorm1D,
+    InstanceNorm2D,
+    InstanceNorm3D,
+    LocalResponseNorm,
+    Unflatten,
+)
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn")
