@@ -118,13 +118,14 @@ class _LazyBatchNorm(_BatchNorm):
         self._lazy = (device, dtype)
 
     def forward(self, input):  # noqa: A002
+        full = type(self)._full
         if self.num_features == 0:
             device, dtype = self._lazy
             del self._lazy
             _NormBase.__init__(self, input.shape[1], self.eps, self.momentum, self.affine,
                                self.track_running_stats, device, dtype)
-            self.__class__ = self._full
-        return self._full.forward(self, input)
+            self.__class__ = full
+        return full.forward(self, input)
 
 
 class LazyBatchNorm1d(_LazyBatchNorm):
