@@ -28,7 +28,6 @@ from .loss import (
     NLLLoss,
     SmoothL1Loss,
 )
-from .parameter import ParamAttr, Parameter
 from .norm import (  # the norm part
     AlphaDropout,
     BatchNorm,
@@ -46,5 +45,6 @@ from .norm import (  # the norm part
     LocalResponseNorm,
     Unflatten,
 )
+from .parameter import ParamAttr, Parameter
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn")
