@@ -9,6 +9,7 @@ import pytest
 
 import paddlelike
 
+from .norm_steps import train_side_by_side
 from .tolerance import assert_kernels_close
 
 paddle = pytest.importorskip("paddle")
@@ -27,30 +28,10 @@ def _copy(src, dst) -> None:
                         src.state_dict().items()})
 
 
-def _steps(p_mod, j_mod, shape, n=3):
-    for _ in range(n):
-        x = RNG.standard_normal(shape).astype("float32") * 2 + 0.5
-        xp = paddle.to_tensor(x, stop_gradient=False)
-        xj = paddlelike.to_tensor(x, stop_gradient=False)
-        yp, yj = p_mod(xp), j_mod(xj)
-        w = RNG.standard_normal(yp.shape).astype("float32")
-        (yp * paddle.to_tensor(w)).sum().backward()
-        (yj * paddlelike.to_tensor(w)).sum().backward()
-        assert_kernels_close(yj.numpy(), yp.numpy(), n=x.size, k=64)
-        assert_kernels_close(xj.grad.numpy(), xp.grad.numpy(), n=x.size, k=64)
-        for (nt, pt), (nj, pj) in zip(p_mod.named_parameters(), j_mod.named_parameters()):
-            assert nt == nj
-            if pt.grad is None:
-                assert pj.grad is None, nt
-            else:
-                assert_kernels_close(pj.grad.numpy(), pt.grad.numpy(), n=x.size, k=64)
-        for k, v in p_mod.state_dict().items():
-            assert_kernels_close(j_mod.state_dict()[k].numpy(), v.numpy(), n=x.size, k=64)
-    p_mod.eval()
-    j_mod.eval()
-    x = RNG.standard_normal(shape).astype("float32")
-    assert_kernels_close(j_mod(paddlelike.to_tensor(x)).numpy(),
-                         p_mod(paddle.to_tensor(x)).numpy(), n=x.size, k=64)
+def _steps(p_mod, j_mod, shape):
+    train_side_by_side(p_mod, j_mod, shape,
+                       lambda x, g: paddle.to_tensor(x, stop_gradient=not g),
+                       lambda x, g: paddlelike.to_tensor(x, stop_gradient=not g), RNG)
 
 
 @pytest.mark.parametrize("make,shape", [

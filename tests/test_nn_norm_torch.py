@@ -11,6 +11,7 @@ import pytest
 import torchlike
 from torchlike import nn as jnn
 
+from .norm_steps import train_side_by_side
 from .tolerance import assert_kernels_close
 
 torch = pytest.importorskip("torch")
@@ -30,31 +31,10 @@ def _randomise(m) -> None:
             p.copy_(torch.from_numpy(RNG.standard_normal(tuple(p.shape)).astype("float32")))
 
 
-def _steps(t_mod, j_mod, shape, n=3, eval_after=True):
-    """``n`` training forwards/backwards on both; compare outputs, grads and state."""
-    for _ in range(n):
-        x = RNG.standard_normal(shape).astype("float32") * 2 + 0.5
-        xt = torch.tensor(x, requires_grad=True)
-        xj = torchlike.tensor(x, requires_grad=True)
-        yt, yj = t_mod(xt), j_mod(xj)
-        w = RNG.standard_normal(yt.shape).astype("float32")
-        (yt * torch.tensor(w)).sum().backward()
-        (yj * torchlike.tensor(w)).sum().backward()
-        assert_kernels_close(yj.detach().numpy(), yt.detach().numpy(), n=x.size)
-        assert_kernels_close(xj.grad.numpy(), xt.grad.numpy(), n=x.size, k=64)
-        for (nt, pt), (nj, pj) in zip(t_mod.named_parameters(), j_mod.named_parameters()):
-            assert nt == nj
-            assert_kernels_close(pj.grad.numpy(), pt.grad.numpy(), n=x.size, k=64)
-        for k, v in t_mod.state_dict().items():
-            got = j_mod.state_dict()[k].numpy()
-            assert got.dtype == v.numpy().dtype, k
-            assert_kernels_close(got, v.numpy(), n=x.size, k=64)
-    if eval_after:
-        t_mod.eval()
-        j_mod.eval()
-        x = RNG.standard_normal(shape).astype("float32")
-        assert_kernels_close(j_mod(torchlike.tensor(x)).detach().numpy(),
-                             t_mod(torch.tensor(x)).detach().numpy(), n=x.size, k=64)
+def _steps(t_mod, j_mod, shape):
+    train_side_by_side(t_mod, j_mod, shape,
+                       lambda x, g: torch.tensor(x, requires_grad=g),
+                       lambda x, g: torchlike.tensor(x, requires_grad=g), RNG)
 
 
 @pytest.mark.parametrize("make,shape", [

@@ -174,16 +174,23 @@ def dropout1d(input, p: float = 0.5, training: bool = True, inplace: bool = Fals
     return _feature_dropout(input, p, training, dim == 3)
 
 
+def _dims_warning(input, k: int) -> int:  # noqa: A002
+    """torch's warning for dropout{k}d on an input of neither k+1 nor k+2 dims; the dims."""
+    dim = input.array.ndim
+    if dim not in (k + 1, k + 2):
+        warnings.warn(
+            f"dropout{k}d: Received a {dim}-D input to dropout{k}d, which is deprecated and "
+            "will result in an error in a future release. To retain the behavior and silence "
+            f"this warning, please use dropout instead. Note that dropout{k}d exists to "
+            f"provide channel-wise dropout on inputs with {k} spatial dimensions, a channel "
+            f"dimension, and an optional batch dimension (i.e. {k + 1}D or {k + 2}D inputs).",
+            stacklevel=3)
+    return dim
+
+
 def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = False):  # noqa: A002
     _check_p(p)
-    dim = input.array.ndim
-    if dim not in (3, 4):
-        warnings.warn(
-            f"dropout2d: Received a {dim}-D input to dropout2d, which is deprecated and will "
-            "result in an error in a future release. To retain the behavior and silence this "
-            "warning, please use dropout instead. Note that dropout2d exists to provide "
-            "channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, "
-            "and an optional batch dimension (i.e. 3D or 4D inputs).", stacklevel=2)
+    dim = _dims_warning(input, 2)
     if dim == 3:
         warnings.warn(
             "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
@@ -197,14 +204,7 @@ def dropout2d(input, p: float = 0.5, training: bool = True, inplace: bool = Fals
 
 def dropout3d(input, p: float = 0.5, training: bool = True, inplace: bool = False):  # noqa: A002
     _check_p(p)
-    dim = input.array.ndim
-    if dim not in (4, 5):
-        warnings.warn(
-            f"dropout3d: Received a {dim}-D input to dropout3d, which is deprecated and will "
-            "result in an error in a future release. To retain the behavior and silence this "
-            "warning, please use dropout instead. Note that dropout3d exists to provide "
-            "channel-wise dropout on inputs with 3 spatial dimensions, a channel dimension, "
-            "and an optional batch dimension (i.e. 4D or 5D inputs).", stacklevel=2)
+    dim = _dims_warning(input, 3)
     return _feature_dropout(input, p, training, dim == 5)
 
 

@@ -10,7 +10,23 @@ from ... import _norm as NF
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from .layers import Dropout
 from .module import Module
+
+
+def _affine_parameters(module, n: int, affine: bool, bias: bool, device, dtype) -> None:
+    """``weight`` and ``bias`` of n entries (None where ``affine``/``bias`` say so)."""
+    module.register_parameter("weight", Parameter(_creation.empty(
+        n, dtype=dtype, device=device)) if affine else None)
+    module.register_parameter("bias", Parameter(_creation.empty(
+        n, dtype=dtype, device=device)) if affine and bias else None)
+
+
+def _reset_affine(module) -> None:
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
 
 
 # ---------------------------------------------------------------- batch and instance norm
@@ -26,17 +42,7 @@ class _NormBase(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        self._bias = bias
-        if affine:
-            self.weight = Parameter(_creation.empty(num_features, dtype=dtype, device=device))
-            if bias:
-                self.bias = Parameter(_creation.empty(num_features, dtype=dtype,
-                                                      device=device))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, num_features, affine, bias, device, dtype)
         if track_running_stats:
             self.register_buffer("running_mean", _creation.zeros(num_features, dtype=dtype,
                                                                  device=device))
@@ -58,10 +64,7 @@ class _NormBase(Module):
 
     def reset_parameters(self) -> None:
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def _check_input_dim(self, input):  # noqa: A002
         raise NotImplementedError
@@ -198,23 +201,11 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if affine:
-            self.weight = Parameter(_creation.empty(num_channels, dtype=dtype, device=device))
-            if bias:
-                self.bias = Parameter(_creation.empty(num_channels, dtype=dtype,
-                                                      device=device))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, num_channels, affine, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):  # noqa: A002
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
@@ -316,20 +307,20 @@ class Embedding(Module):
 
 # ---------------------------------------------------------------- dropout variants
 class _DropoutNd(Module):
+    """Dropout's arguments, check and repr (not a Dropout subclass, as in torch); the
+    forward is the variant's function."""
+
     _fn = None
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p = p
-        self.inplace = inplace
+        NF._check_p(p)
+        self.p, self.inplace = p, inplace
 
     def forward(self, input):  # noqa: A002
         return type(self)._fn(input, self.p, self.training, self.inplace)
 
-    def extra_repr(self) -> str:
-        return f"p={self.p}, inplace={self.inplace}"
+    extra_repr = Dropout.extra_repr
 
 
 class Dropout1d(_DropoutNd):
