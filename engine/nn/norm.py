@@ -110,7 +110,8 @@ def group_norm_stats(x, num_groups: int, weight=None, bias=None, eps: float = 1e
     if axis != 1:
         x = S.moveaxis(x, axis, 1)
     n = x.array.shape[0]
-    grouped = S.reshape(x, (n, num_groups, -1))
+    per_group = x.array.size // max(n * num_groups, 1)  # (an empty batch too)
+    grouped = S.reshape(x, (n, num_groups, per_group))
     y, mean, _, inv = normalize(grouped, (2,), eps)
     y = S.reshape(y, x.array.shape)
     y = affine(y, weight, bias, 1)
