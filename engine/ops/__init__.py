@@ -97,8 +97,11 @@ def spec(name: str, fn: Callable, make: Callable, **kw) -> Spec:
 def load_all() -> None:
     """Import every family so that OPS and SPECS are complete."""
     from .. import composite, inplace  # noqa: F401  (composites; in-place setitem is an op)
-    from ..nn import functional  # noqa: F401  (layer and loss specs)
-    from ..nn import recurrent  # noqa: F401  (the fused recurrent sequence op)
+    from ..nn import (  # noqa: F401
+        functional,  # (layer and loss specs)
+        norm,  # (normalisation, embedding, structured dropout)
+        recurrent,  # (the fused recurrent sequence op)
+    )
     from . import (  # noqa: F401
         creation,
         elementwise,

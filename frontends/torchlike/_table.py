@@ -21,6 +21,7 @@ from janusgrad.tensor import Tensor as EngineTensor
 from janusgrad.views import mark_outputs
 
 from . import _dtypes
+from . import _norm as _NORM
 from ._dialect import TORCH, long_name
 from ._grad_fn import tag
 from ._ops import E, I, R, S, inplace
@@ -1296,6 +1297,15 @@ ROWS = [
     Row("cumsum", _cumsum, forms="fmi"),
     Row("index_select", _index_select),
     Row("inner", _inner),
+    # -- norm part: normalisation, embedding, structured dropout (torchlike/_norm.py)
+    *(Row(n, getattr(_NORM, f), forms="f") for n, f in (
+        ("batch_norm", "torch_batch_norm"), ("instance_norm", "torch_instance_norm"),
+        ("group_norm", "torch_group_norm"), ("embedding", "torch_embedding"),
+        ("native_batch_norm", "native_batch_norm"),
+        ("_native_batch_norm_legit", "_native_batch_norm_legit"),
+        ("native_group_norm", "native_group_norm"), ("alpha_dropout", "torch_alpha_dropout"),
+        ("feature_alpha_dropout", "torch_feature_alpha_dropout"),
+        ("feature_dropout", "torch_feature_dropout"))),
 ]
 
 FUNCTIONS: dict = {}

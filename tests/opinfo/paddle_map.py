@@ -129,6 +129,16 @@ def _dtype_cast(dt):
     return lambda a: {"x": a["x"], "dtype": dt}
 
 
+def _batched(ndim):
+    # (norm part) paddle's dropout2d/3d take batched input only: add the batch axis
+    def adapt(a):
+        x = a["x"]
+        if x.dim() == ndim - 1:
+            a["x"] = x.detach().unsqueeze(0).requires_grad_(x.requires_grad)
+        return a
+    return adapt
+
+
 ROWS = {
     "max": Row("max", adapt=_reduce_only), "min": Row("min", adapt=_reduce_only),
     "T": Row("Tensor.T", attr=True), "mT": Row("Tensor.mT", attr=True),
@@ -217,6 +227,10 @@ ROWS = {
     "special.expm1": Row("expm1"), "special.log1p": Row("log1p"), "special.sinc": Row("sinc"),
     "special.round": Row("round"), "special.logsumexp": Row("logsumexp"),
     "special.digamma": Row("digamma"), "special.erf": Row("erf"),
+    # -- norm part: torch's unbatched (C, spatial...) forms take a batch axis in paddle
+    "nn.functional.group_norm": Row("nn.functional.group_norm", {"eps": "epsilon"}),
+    "nn.functional.dropout2d": Row("nn.functional.dropout2d", adapt=_batched(4)),
+    "nn.functional.dropout3d": Row("nn.functional.dropout3d", adapt=_batched(5)),
 }
 
 # same-named paddle APIs that are not the torch op's counterpart (different semantics), or

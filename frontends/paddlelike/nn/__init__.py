@@ -28,6 +28,23 @@ from .loss import (
     NLLLoss,
     SmoothL1Loss,
 )
+from .norm import (  # the norm part
+    AlphaDropout,
+    BatchNorm,
+    BatchNorm1D,
+    BatchNorm2D,
+    BatchNorm3D,
+    Dropout2D,
+    Dropout3D,
+    Embedding,
+    FeatureAlphaDropout,
+    GroupNorm,
+    InstanceNorm1D,
+    InstanceNorm2D,
+    InstanceNorm3D,
+    LocalResponseNorm,
+    Unflatten,
+)
 from .parameter import ParamAttr, Parameter
 from .recurrent import (  # recurrent layers
     GRU,

@@ -200,4 +200,148 @@ install([
     Row("mean", "reduce.mean", "x", "x"),
 ], globals(), None, module="paddle.nn.functional", env={"E": E, "to_np": to_np})
 
+
+# ---------------------------------------------------------------- normalisation, embedding,
+# structured dropout (the norm part: paddle's signatures, checks and messages over
+# engine.nn.norm)
+from janusgrad.nn import norm as _NN  # noqa: E402
+
+_BN_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+
+def _channel_axis(data_format: str) -> int:
+    return 1 if data_format[1] == "C" else -1
+
+
+def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.9, epsilon=1e-05, data_format="NCHW", use_global_stats=None,
+               name=None):
+    if len(x.shape) < 2:
+        raise AssertionError("input dim must be larger than 1")
+    if data_format not in _BN_FORMATS:
+        raise ValueError("data_format must be one of 'NC', 'NCL', 'NCHW', 'NCDHW', "
+                         f"'NLC', 'NHWC', 'NDHWC' but receive {data_format}")
+    axis = _channel_axis(data_format)
+    c = x.array.shape[axis]
+    for t in (weight, bias, running_mean, running_var):
+        if t is not None and t.array.shape != (c,):
+            raise ValueError(
+                f"(InvalidArgument) ShapeError: the shape of scale must equal to [{c}]But "
+                f"received: the shape of scale is [{t.array.shape[0] if t.array.ndim else 1}]")
+    if use_global_stats is None:
+        use_global_stats = not training
+    if use_global_stats:
+        return _NN.batch_norm(x, running_mean, running_var, weight, bias, False, momentum,
+                              epsilon, axis)
+    if x.array.size // max(c, 1) == 1:  # paddle passes one value per channel through
+        return x
+    return _NN.batch_norm(x, running_mean, running_var, weight, bias, True, momentum,
+                          epsilon, axis, history_weight=True, unbiased_running=False)
+
+
+def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.9, eps=1e-05, data_format="NCHW",
+                  name=None):
+    # paddle's kernel normalises each instance over axes 2.. and ignores the running
+    # statistics and use_input_stats (documented as obsolete)
+    return _NN.instance_norm(x, None, None, weight, bias, True, momentum, eps)
+
+
+def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW",
+               name=None):
+    if data_format not in ("NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+        raise ValueError("unsupported data layout:" + data_format)
+    axis = _channel_axis(data_format)
+    c = x.array.shape[axis]
+    if c % num_groups:
+        raise ValueError("(InvalidArgument) Expected number of channels in input to be "
+                         f"divisible by num_groups, but got input channel is {c} and "
+                         f"num_groups is {num_groups}")
+    return _NN.group_norm(x, num_groups, weight, bias, epsilon, axis)
+
+
+def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW",
+                        name=None):
+    if data_format not in ("NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC"):
+        raise ValueError("data_format should be in one of [NCL, NCHW, NCDHW, NLC, NHWC, "
+                         f"NDHWC], but got {data_format}")
+    dim = x.array.ndim
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input, but got {dim} "
+                         "dimensions")
+    for i, sz in enumerate(x.array.shape):
+        if not sz > 0 and i > 0:
+            raise ValueError("Expected every dim's size to be larger than 0, but the size "
+                             f"of the {i}-th dim is {sz}")
+    return _NN.local_response_norm(x, size, alpha, beta, k, _channel_axis(data_format))
+
+
+def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False,
+              scale_grad_by_freq=False, name=None):
+    n = weight.array.shape[0]
+    if padding_idx is not None and not -n <= padding_idx < n:
+        raise ValueError(f"padding_idx must be within [-{n}, {n})")
+    kind = x.array.dtype.name
+    if kind not in ("int32", "int64"):
+        raise NotImplementedError(
+            f"(Unimplemented) embedding input only support int32 and int64, but get {kind} "
+            "(at /paddle/paddle/phi/kernels/cpu/embedding_kernel.cc:112)")
+    a = x.array
+    if a.size:
+        bad = a[(a < -1) | (a >= n)] if padding_idx is None else a[(a < 0) | (a >= n)]
+        if bad.size:
+            raise ValueError(f"(InvalidArgument) Variable value (input) of OP(embedding) "
+                             f"expected >= 0 and < {n}, but got {int(bad.reshape(-1)[0])}. "
+                             "Please check input value.")
+    pad = None if padding_idx is None else (padding_idx + n if padding_idx < 0
+                                            else padding_idx)
+    return _NN.embedding(weight, x, pad, max_norm, norm_type, zero_padding_output=True)
+
+
+def _feature_dropout(x, p, training, ndim, data_format, formats):
+    if len(x.shape) != ndim:
+        raise ValueError(f"dimensions of x should be {ndim}, but received {len(x.shape)} "
+                         f"!= {ndim}")
+    if data_format not in formats:
+        raise ValueError(f"Attr(data_format) should be {formats[0]!r} or {formats[1]!r}. "
+                         f"Received Attr(data_format): {data_format}.")
+    if not 0 <= p <= 1:
+        raise ValueError("p argument should between 0 and 1")
+    shape = [1] * ndim
+    shape[0] = x.array.shape[0]
+    ch = 1 if data_format == formats[0] else ndim - 1
+    shape[ch] = x.array.shape[ch]
+    return _NN.masked_dropout(x, p, training, shape)
+
+
+def dropout2d(x, p=0.5, training=True, data_format="NCHW", name=None):
+    return _feature_dropout(x, p, training, 4, data_format, ("NCHW", "NHWC"))
+
+
+def dropout3d(x, p=0.5, training=True, data_format="NCDHW", name=None):
+    return _feature_dropout(x, p, training, 5, data_format, ("NCDHW", "NDHWC"))
+
+
+def _alpha_dropout(x, p, training, feature):
+    if not isinstance(p, (float, int)):
+        raise TypeError("p argument should be a float or int")
+    if p < 0 or p > 1:
+        raise ValueError("p argument should between 0 and 1")
+    if not training:
+        return x
+    shape = None
+    if feature:
+        if x.array.ndim < 2:
+            raise ValueError("Feature alpha dropout needs at least 2D input.")
+        shape = _NN.feature_mask_shape(x.array.shape)
+    return _NN.masked_dropout(x, p, training, shape, alpha=True)
+
+
+def alpha_dropout(x, p=0.5, training=True, name=None):
+    return _alpha_dropout(x, p, training, False)
+
+
+def feature_alpha_dropout(x, p=0.5, training=True, name=None):
+    return _alpha_dropout(x, p, training, True)
+
 __getattr__ = _module_getattr("paddlelike", "paddle.nn.functional")

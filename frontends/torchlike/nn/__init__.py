@@ -4,49 +4,9 @@ from __future__ import annotations
 from janusgrad.dropin import module_getattr
 
 from . import functional, init, modules, utils
-from .modules import (
-    GELU,
-    BCELoss,
-    BCEWithLogitsLoss,
-    CrossEntropyLoss,
-    Dropout,
-    Flatten,
-    HuberLoss,
-    Identity,
-    L1Loss,
-    LazyLinear,
-    LeakyReLU,
-    Linear,
-    LogSoftmax,
-    Module,
-    ModuleList,
-    MSELoss,
-    NLLLoss,
-    ReLU,
-    Sequential,
-    Sigmoid,
-    SmoothL1Loss,
-    Softmax,
-    Softplus,
-    Tanh,
-)
-from .modules.recurrent import (  # recurrent layers
-    GRU,
-    LSTM,
-    RNN,
-    GRUCell,
-    LSTMCell,
-    RNNBase,
-    RNNCell,
-    RNNCellBase,
-)
+from .modules import *  # noqa: F403  (every module class; modules.__all__ lists them)
 from .parameter import Buffer, Parameter
 
-__all__ = [
-    "BCELoss", "BCEWithLogitsLoss", "Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
-    "HuberLoss", "Identity", "L1Loss", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax",
-    "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
-    "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "modules", "utils",
-]
-__all__ += ["GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase"]
+__all__ = ["Buffer", "Parameter", "functional", "init", "modules", "utils",
+           *modules.__all__]
 __getattr__ = module_getattr("torchlike", "torch.nn")

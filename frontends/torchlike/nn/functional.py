@@ -209,10 +209,29 @@ def one_hot(tensor, num_classes: int = -1):
     return manip.one_hot(tensor, num_classes)
 
 
+# ---------------------------------------------------------------- normalisation, embedding,
+# structured dropout (the norm part: torch's checks in torchlike/_norm.py, math in engine.nn.norm)
+from .._norm import (  # noqa: E402
+    alpha_dropout,
+    batch_norm,
+    dropout1d,
+    dropout2d,
+    dropout3d,
+    embedding,
+    feature_alpha_dropout,
+    group_norm,
+    instance_norm,
+    local_response_norm,
+)
+
 __all__ = [
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout",
     "flatten", "gelu", "huber_loss", "l1_loss", "leaky_relu", "linear", "log_softmax",
     "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "smooth_l1_loss", "softmax",
     "softplus", "tanh",
+]
+__all__ += [
+    "alpha_dropout", "batch_norm", "dropout1d", "dropout2d", "dropout3d", "embedding",
+    "feature_alpha_dropout", "group_norm", "instance_norm", "local_response_norm",
 ]
 __getattr__ = module_getattr("torchlike", "torch.nn.functional")

@@ -28,6 +28,26 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
+from .norm import (  # the norm part
+    AlphaDropout,
+    BatchNorm1d,
+    BatchNorm2d,
+    BatchNorm3d,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    Embedding,
+    FeatureAlphaDropout,
+    GroupNorm,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+    LocalResponseNorm,
+    Unflatten,
+)
 from .recurrent import (  # recurrent layers
     GRU,
     LSTM,
@@ -46,3 +66,9 @@ __all__ = [
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
 ]
 __all__ += ["GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase"]
+__all__ += [  # the norm part
+    "AlphaDropout", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "Dropout1d", "Dropout2d",
+    "Dropout3d", "Embedding", "FeatureAlphaDropout", "GroupNorm", "InstanceNorm1d",
+    "InstanceNorm2d", "InstanceNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
+    "LazyBatchNorm3d", "LocalResponseNorm", "Unflatten",
+]
