@@ -99,6 +99,7 @@ def load_all() -> None:
     from .. import composite, inplace  # noqa: F401  (composites; in-place setitem is an op)
     from ..nn import functional  # noqa: F401  (layer and loss specs)
     from . import (  # noqa: F401
+        conv,  # (convolution, transposed convolution, unfold/fold)
         creation,
         elementwise,
         index,
