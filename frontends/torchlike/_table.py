@@ -20,6 +20,7 @@ from janusgrad.surface import Row, install
 from janusgrad.tensor import Tensor as EngineTensor
 from janusgrad.views import mark_outputs
 
+from . import _conv as CV
 from . import _dtypes
 from ._dialect import TORCH, long_name
 from ._grad_fn import tag
@@ -962,6 +963,10 @@ ROWS = [
     Row("matrix_power", LA.matrix_power, "input, n, *, out=None", "input, n"),
     Row("pinverse", LA.pinv, "input, rcond=1e-15", "input, None, rcond"),
     Row("svd", _legacy_svd), Row("qr", _legacy_qr),
+    # ---- convolutions (conv part: frontends/torchlike/_conv.py, janusgrad.nn.conv)
+    *(Row(n, getattr(CV, n), forms="f") for n in (
+        "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+        "conv_transpose3d")),
 ]
 
 FUNCTIONS: dict = {}

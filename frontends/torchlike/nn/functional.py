@@ -209,10 +209,24 @@ def one_hot(tensor, num_classes: int = -1):
     return manip.one_hot(tensor, num_classes)
 
 
+# ---------------------------------------------------------------- convolutions (conv part)
+from .._conv import (  # noqa: E402  (torch's checks; the math is janusgrad.nn.conv)
+    conv1d,
+    conv2d,
+    conv3d,
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
+    fold,
+    unfold,
+)
+
 __all__ = [
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout",
     "flatten", "gelu", "huber_loss", "l1_loss", "leaky_relu", "linear", "log_softmax",
     "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "smooth_l1_loss", "softmax",
     "softplus", "tanh",
 ]
+__all__ += ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+            "conv_transpose3d", "fold", "unfold"]
 __getattr__ = module_getattr("torchlike", "torch.nn.functional")
