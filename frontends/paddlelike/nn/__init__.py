@@ -29,5 +29,15 @@ from .loss import (
     SmoothL1Loss,
 )
 from .parameter import ParamAttr, Parameter
+from .conv import (  # (conv part)
+    Conv1D,
+    Conv1DTranspose,
+    Conv2D,
+    Conv2DTranspose,
+    Conv3D,
+    Conv3DTranspose,
+    Fold,
+    Unfold,
+)
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn")

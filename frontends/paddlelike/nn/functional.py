@@ -201,3 +201,16 @@ install([
 ], globals(), None, module="paddle.nn.functional", env={"E": E, "to_np": to_np})
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn.functional")
+
+
+# ---------------------------------------------------------------- convolutions (conv part)
+from .conv import (  # noqa: E402  (paddle's forms; the math is janusgrad.nn.conv)
+    conv1d,
+    conv1d_transpose,
+    conv2d,
+    conv2d_transpose,
+    conv3d,
+    conv3d_transpose,
+    fold,
+    unfold,
+)
