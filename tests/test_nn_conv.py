@@ -172,7 +172,7 @@ def test_torch_conv_modules(src, tmp_path):
     y.sum().backward()
     y2.sum().backward()
     assert_close(_np(X.grad), _np(X2.grad))
-    for (k, p), (_, p2) in zip(ours.named_parameters(), real.named_parameters()):
+    for (_, p), (_, p2) in zip(ours.named_parameters(), real.named_parameters()):
         assert_close(_np(p.grad), _np(p2.grad))
 
 

@@ -84,8 +84,8 @@ class _ArrayNamespaces(dict):
 def _arrays_extra(xp) -> dict:
     """The names whose module function would be slower than the array's method, or that
     numpy lacks (the engine's adjoint pairs), on bare arrays of module ``xp``."""
-    from .elementwise import select_or_zero
     from .conv import conv_arrays
+    from .elementwise import select_or_zero
     from .index import index_add_array
     from .linalg2 import linalg_arrays
     from .math import math_arrays

@@ -200,11 +200,8 @@ install([
     Row("mean", "reduce.mean", "x", "x"),
 ], globals(), None, module="paddle.nn.functional", env={"E": E, "to_np": to_np})
 
-__getattr__ = _module_getattr("paddlelike", "paddle.nn.functional")
-
-
 # ---------------------------------------------------------------- convolutions (conv part)
-from .conv import (  # noqa: E402  (paddle's forms; the math is janusgrad.nn.conv)
+from .conv import (  # noqa: E402, F401  (paddle's forms; the math is janusgrad.nn.conv)
     conv1d,
     conv1d_transpose,
     conv2d,
@@ -214,3 +211,5 @@ from .conv import (  # noqa: E402  (paddle's forms; the math is janusgrad.nn.con
     fold,
     unfold,
 )
+
+__getattr__ = _module_getattr("paddlelike", "paddle.nn.functional")

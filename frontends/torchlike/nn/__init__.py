@@ -30,7 +30,6 @@ from .modules import (
     Softplus,
     Tanh,
 )
-from .parameter import Buffer, Parameter
 from .modules.conv import (  # (conv part)
     Conv1d,
     Conv2d,
@@ -44,6 +43,7 @@ from .modules.conv import (  # (conv part)
     LazyConv3d,
     Unfold,
 )
+from .parameter import Buffer, Parameter
 
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
@@ -51,5 +51,6 @@ __all__ = [
     "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "modules", "utils",
 ]
-__all__ += ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "Fold", "LazyConv1d", "LazyConv2d", "LazyConv3d", "Unfold"]
+__all__ += ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+            "ConvTranspose3d", "Fold", "LazyConv1d", "LazyConv2d", "LazyConv3d", "Unfold"]
 __getattr__ = module_getattr("torchlike", "torch.nn")

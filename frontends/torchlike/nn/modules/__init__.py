@@ -2,6 +2,19 @@
 from __future__ import annotations
 
 from .container import ModuleList, Sequential
+from .conv import (  # (conv part)
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+    Fold,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+    Unfold,
+)
 from .layers import (
     GELU,
     Dropout,
@@ -28,19 +41,6 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
-from .conv import (  # (conv part)
-    Conv1d,
-    Conv2d,
-    Conv3d,
-    ConvTranspose1d,
-    ConvTranspose2d,
-    ConvTranspose3d,
-    Fold,
-    LazyConv1d,
-    LazyConv2d,
-    LazyConv3d,
-    Unfold,
-)
 
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
@@ -48,4 +48,5 @@ __all__ = [
     "MSELoss", "Module", "ModuleList", "NLLLoss", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
 ]
-__all__ += ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "Fold", "LazyConv1d", "LazyConv2d", "LazyConv3d", "Unfold"]
+__all__ += ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+            "ConvTranspose3d", "Fold", "LazyConv1d", "LazyConv2d", "LazyConv3d", "Unfold"]

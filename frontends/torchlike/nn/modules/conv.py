@@ -6,8 +6,8 @@ import math
 
 from janusgrad.nn import conv as NC
 
-from ... import _creation
 from ... import _conv as CV
+from ... import _creation
 from .. import init
 from ..parameter import Parameter
 from .module import Module
