@@ -133,7 +133,7 @@ def test_torch_conv_errors(i):
         caught.append(e)
     assert caught[0].type is caught[1].type
     a, b = str(caught[0].value), str(caught[1].value)
-    if "padding_mode must be one of" in b:  # (torch prints a set: its order varies by run)
+    if "{" in b:  # (torch prints a set there: its order varies from run to run)
         a, b = a.split("{")[0] + a.split("}")[1], b.split("{")[0] + b.split("}")[1]
     assert a == b
 

@@ -53,20 +53,28 @@ def _bias(y, bias, nd: int):
     return E.add(y, S.reshape(bias, (bias.array.shape[0],) + (1,) * nd))
 
 
-def conv(x, w, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """N-d convolution of x (N, C, *S) or unbatched (C, *S) with w (O, C/groups, *K), plus
-    bias (O,).  ``padding``: see pad_pairs."""
+def _prepare(x, w, stride, dilation):
+    """x with a batch axis (and whether it lacked one), the spatial rank, kernel size, and
+    stride and dilation as tuples."""
     nd = w.array.ndim - 2
     unbatched = x.array.ndim == nd + 1
     if unbatched:
         x = S.reshape(x, (1,) + x.array.shape)
-    K = w.array.shape[2:]
-    stride, dilation = ntuple(stride, nd), ntuple(dilation, nd)
+    return x, nd, w.array.shape[2:], ntuple(stride, nd), ntuple(dilation, nd), unbatched
+
+
+def _unbatch(y, unbatched: bool):
+    return S.reshape(y, y.array.shape[1:]) if unbatched else y
+
+
+def conv(x, w, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """N-d convolution of x (N, C, *S) or unbatched (C, *S) with w (O, C/groups, *K), plus
+    bias (O,).  ``padding``: see pad_pairs."""
+    x, nd, K, stride, dilation, unbatched = _prepare(x, w, stride, dilation)
     sp = x.array.shape[2:]
     geo = Geometry(stride, pad_pairs(padding, sp, K, stride, dilation), dilation, groups,
                    sp, K)
-    y = _bias(_conv(x, w, geo), bias, nd)
-    return S.reshape(y, y.array.shape[1:]) if unbatched else y
+    return _unbatch(_bias(_conv(x, w, geo), bias, nd), unbatched)
 
 
 def transpose_size(L, K, stride, pads, dilation, output_padding) -> tuple:
@@ -79,18 +87,12 @@ def conv_transpose(x, w, bias=None, stride=1, padding=0, output_padding=0, group
                    dilation=1):
     """Transposed convolution of x (N, Cin, *L) or unbatched with w (Cin, Cout/groups, *K):
     the adjoint of the convolution with the same w, plus bias (Cout,)."""
-    nd = w.array.ndim - 2
-    unbatched = x.array.ndim == nd + 1
-    if unbatched:
-        x = S.reshape(x, (1,) + x.array.shape)
-    K = w.array.shape[2:]
-    stride, dilation = ntuple(stride, nd), ntuple(dilation, nd)
+    x, nd, K, stride, dilation, unbatched = _prepare(x, w, stride, dilation)
     L = x.array.shape[2:]
     pads = pad_pairs(padding, L, K, stride, dilation)
     out = transpose_size(L, K, stride, pads, dilation, ntuple(output_padding, nd))
     geo = Geometry(stride, pads, dilation, groups, out, K, L)
-    y = _bias(_conv_transpose(x, w, geo), bias, nd)
-    return S.reshape(y, y.array.shape[1:]) if unbatched else y
+    return _unbatch(_bias(_conv_transpose(x, w, geo), bias, nd), unbatched)
 
 
 def unfold_nd(x, kernel_size, dilation=1, padding=0, stride=1):
