@@ -6,7 +6,6 @@ arguments with their framework's messages and call these.
 """
 from __future__ import annotations
 
-from ..backend import host
 from ..ops import elementwise as E
 from ..ops import index as I
 from ..ops import shape as S
@@ -125,15 +124,20 @@ def blocks(output_size, kernel_size, dilation, padding, stride) -> tuple:
 
 
 # ---------------------------------------------------------------- padding modes
-def _mode_index(n: int, lo: int, hi: int, mode: str):
-    i = host.arange(-lo, n + hi)
-    if mode == "reflect":
-        period = 2 * (n - 1) if n > 1 else 1
-        i = host.abs(i) % period
-        return host.where(i >= n, period - i, i)
-    if mode == "replicate":
-        return host.clip(i, 0, n - 1)
-    return i % n  # circular
+def _mode_index(n: int, lo: int, hi: int, mode: str) -> list:
+    """The source position of each padded position along one axis (Python ints: the
+    gather moves them to the tensor's device)."""
+    out = []
+    for i in range(-lo, n + hi):
+        if mode == "reflect":
+            period = 2 * (n - 1) if n > 1 else 1
+            i = abs(i) % period
+            out.append(period - i if i >= n else i)
+        elif mode == "replicate":
+            out.append(min(max(i, 0), n - 1))
+        else:  # circular
+            out.append(i % n)
+    return out
 
 
 def pad_mode(x, pairs, mode: str):

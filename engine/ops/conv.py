@@ -237,8 +237,8 @@ def naive_conv(x, w, geo: Geometry):
     g = geo.groups
     cg, og = C // g, O // g
     L = geo.L
-    xp = host.pad(x, ((0, 0), (0, 0)) + geo.pads)
-    y = host.zeros((N, O) + L)
+    xp = host.pad(x, ((0, 0), (0, 0)) + geo.pads)  # host-ok: reference
+    y = host.zeros((N, O) + L)  # host-ok: reference
     for n, o in itertools.product(range(N), range(O)):
         grp = o // og
         for pos in itertools.product(*(range(n_) for n_ in L)):
@@ -259,7 +259,7 @@ def naive_conv_transpose(u, w, geo: Geometry):
     og, cg = O // g, w.shape[1]
     C = cg * g
     sp = tuple(s + lo + hi for s, (lo, hi) in zip(geo.S, geo.pads))
-    buf = host.zeros((N, C) + sp)
+    buf = host.zeros((N, C) + sp)  # host-ok: reference
     for n, o in itertools.product(range(N), range(O)):
         grp = o // og
         for pos in itertools.product(*(range(n_) for n_ in u.shape[2:])):
@@ -277,9 +277,9 @@ def naive_conv_weight(x, u, geo: Geometry):
     """The reference of the weight adjoint: d<conv(x, w), u>/dw entry by entry."""
     O = u.shape[1]
     C = x.shape[1]
-    out = host.zeros((O, C // geo.groups) + geo.K)
+    out = host.zeros((O, C // geo.groups) + geo.K)  # host-ok: reference
     for idx in itertools.product(*(range(n) for n in out.shape)):
-        e = host.zeros(out.shape)
+        e = host.zeros(out.shape)  # host-ok: reference
         e[idx] = 1.0
         out[idx] = (naive_conv(x, e, geo) * u).sum()
     return out
@@ -288,10 +288,10 @@ def naive_conv_weight(x, u, geo: Geometry):
 def naive_unfold(x, geo: Geometry):
     N, C = x.shape[:2]
     kp = _prod(geo.K)
-    eye = host.zeros((C * kp, 1) + geo.K)
+    eye = host.zeros((C * kp, 1) + geo.K)  # host-ok: reference
     for c in range(C):
         for t in range(kp):
-            eye[(c * kp + t, 0) + host.unravel_index(t, geo.K)] = 1.0
+            eye[(c * kp + t, 0) + host.unravel_index(t, geo.K)] = 1.0  # host-ok: reference
     g2 = Geometry(geo.stride, geo.pads, geo.dilation, C, geo.S, geo.K, geo.L)
     return naive_conv(x, eye, g2).reshape(N, C * kp, -1)
 
@@ -352,9 +352,9 @@ def _naive_fold(c, geo: Geometry):
     N = c.shape[0]
     kp = _prod(geo.K)
     C = c.shape[1] // kp
-    eye = host.zeros((C * kp, 1) + geo.K)
+    eye = host.zeros((C * kp, 1) + geo.K)  # host-ok: reference
     for ch in range(C):
         for t in range(kp):
-            eye[(ch * kp + t, 0) + host.unravel_index(t, geo.K)] = 1.0
+            eye[(ch * kp + t, 0) + host.unravel_index(t, geo.K)] = 1.0  # host-ok: reference
     g2 = Geometry(geo.stride, geo.pads, geo.dilation, C, geo.S, geo.K, geo.L)
     return naive_conv_transpose(c.reshape((N, C * kp) + geo.L), eye, g2)
