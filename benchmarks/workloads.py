@@ -203,6 +203,54 @@ class Mlp:
         return [self.s.numpy(p.grad) for p in self.params]
 
 
+# ---------------------------------------------------------------- G: LeNet-5 (conv part)
+def lenet_data(batch: int = 256):
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((batch, 1, 28, 28)).astype(F32)
+    labels = rng.integers(0, 10, batch).astype(np.int64)
+    shapes = [(6, 1, 5, 5), (6,), (16, 6, 5, 5), (16,), (400, 120), (120,), (120, 84), (84,),
+              (84, 10), (10,)]
+    params = []
+    for sh in shapes:
+        fan_in = int(np.prod(sh[1:])) if len(sh) == 4 else sh[0]
+        params.append((rng.uniform(-1, 1, sh) / np.sqrt(fan_in)).astype(F32)
+                      if len(sh) > 1 else np.zeros(sh, F32))
+    return x, labels, params
+
+
+class LeNet:
+    """G: one SGD step of D2L's LeNet-5 (sigmoid, 2x2 average pooling), batch 256."""
+
+    def __init__(self, style, batch: int = 256) -> None:
+        self.s, self.m = style, style.m
+        x, labels, params = lenet_data(batch)
+        self.x, self.labels = style.const(x), style.const(labels)
+        self.rows = style.arange(batch)
+        self.params = [style.param(p) for p in params]
+        torch_like = isinstance(style, TorchStyle)
+        self.F = self.m.nn.functional
+        self.sig = self.m.sigmoid if torch_like else self.F.sigmoid
+        self.pool_axes = {"dim": (3, 5)} if torch_like else {"axis": [3, 5]}
+
+    def _pool(self, h):
+        n, c, hh, ww = h.shape
+        return h.reshape([n, c, hh // 2, 2, ww // 2, 2]).mean(**self.pool_axes)
+
+    def loss(self):
+        m, F, sig = self.m, self.F, self.sig
+        w1, b1, w2, b2, w3, b3, w4, b4, w5, b5 = self.params
+        h = self._pool(sig(F.conv2d(self.x, w1, b1, padding=2)))
+        h = self._pool(sig(F.conv2d(h, w2, b2)))
+        h = h.reshape([h.shape[0], 400])
+        h = sig(m.matmul(h, w3) + b3)
+        h = sig(m.matmul(h, w4) + b4)
+        logp = self.s.log_softmax(m.matmul(h, w5) + b5)
+        return -logp[self.rows, self.labels].mean()
+
+    run = Mlp.run
+    grads = Mlp.grads
+
+
 class ScalarChain:
     """D: ``ops`` chained ops on a 0-d tensor (alternately y*c and y+d)."""
 
@@ -359,6 +407,65 @@ class NpMlp:
         return self.step_grads()
 
 
+def _np_conv(x, w, b, pad):
+    from numpy.lib.stride_tricks import sliding_window_view
+    if pad:
+        x = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    cols = sliding_window_view(x, w.shape[2:], axis=(2, 3))  # N, C, Ho, Wo, kh, kw
+    y = np.tensordot(cols, w, axes=([1, 4, 5], [1, 2, 3])).transpose(0, 3, 1, 2)
+    y += b[:, None, None]
+    return np.ascontiguousarray(y), cols
+
+
+def _np_sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+class NpLeNet:
+    def __init__(self, style, batch: int = 256) -> None:
+        self.x, self.labels, self.params = lenet_data(batch)
+        self.rows = np.arange(batch)
+
+    def step_grads(self):
+        from numpy.lib.stride_tricks import sliding_window_view
+        w1, b1, w2, b2, w3, b3, w4, b4, w5, b5 = self.params
+        n = len(self.labels)
+        z1, cols1 = _np_conv(self.x, w1, b1, 2)
+        s1 = _np_sigmoid(z1)
+        p1 = s1.reshape(n, 6, 14, 2, 14, 2).mean(axis=(3, 5))
+        z2, cols2 = _np_conv(p1, w2, b2, 0)
+        s2 = _np_sigmoid(z2)
+        p2 = s2.reshape(n, 16, 5, 2, 5, 2).mean(axis=(3, 5)).reshape(n, 400)
+        s3 = _np_sigmoid(p2 @ w3 + b3)
+        s4 = _np_sigmoid(s3 @ w4 + b4)
+        o = s4 @ w5 + b5
+        o -= o.max(axis=1, keepdims=True)
+        p = np.exp(o)
+        p /= p.sum(axis=1, keepdims=True)
+        p[self.rows, self.labels] -= 1.0
+        p /= n
+        gw5, gb5 = s4.T @ p, p.sum(axis=0)
+        g = (p @ w5.T) * s4 * (1 - s4)
+        gw4, gb4 = s3.T @ g, g.sum(axis=0)
+        g = (g @ w4.T) * s3 * (1 - s3)
+        gw3, gb3 = p2.T @ g, g.sum(axis=0)
+        g = (g @ w3.T).reshape(n, 16, 5, 1, 5, 1) * 0.25
+        g = np.broadcast_to(g, (n, 16, 5, 2, 5, 2)).reshape(n, 16, 10, 10) * s2 * (1 - s2)
+        gw2 = np.tensordot(g, cols2, axes=([0, 2, 3], [0, 2, 3]))
+        gb2 = g.sum(axis=(0, 2, 3))
+        gp = np.pad(g, ((0, 0), (0, 0), (4, 4), (4, 4)))
+        gcols = sliding_window_view(gp, (5, 5), axis=(2, 3))
+        g = np.tensordot(gcols, w2[:, :, ::-1, ::-1], axes=([1, 4, 5], [0, 2, 3]))
+        g = g.transpose(0, 3, 1, 2).reshape(n, 6, 14, 1, 14, 1) * 0.25
+        g = np.broadcast_to(g, (n, 6, 14, 2, 14, 2)).reshape(n, 6, 28, 28) * s1 * (1 - s1)
+        gw1 = np.tensordot(g, cols1, axes=([0, 2, 3], [0, 2, 3]))
+        gb1 = g.sum(axis=(0, 2, 3))
+        return [gw1, gb1, gw2, gb2, gw3, gb3, gw4, gb4, gw5, gb5]
+
+    run = NpMlp.run
+    grads = NpMlp.grads
+
+
 class NpScalarChain:
     def __init__(self, style, ops: int = 100_000) -> None:
         self.pairs = ops // 2
@@ -438,4 +545,6 @@ def build(style, name: str, smoke: bool = False):
         return (NpDeep if numpy else Deep)(style)
     if name == "F":
         return (NpThirdDerivative if numpy else ThirdDerivative)(style)
+    if name == "G":
+        return (NpLeNet if numpy else LeNet)(style, 16 if smoke else 256)
     raise ValueError(f"unknown workload {name!r}")

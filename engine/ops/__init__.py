@@ -103,6 +103,7 @@ def load_all() -> None:
         recurrent,  # (the fused recurrent sequence op)
     )
     from . import (  # noqa: F401
+        conv,  # (convolution, transposed convolution, unfold/fold)
         creation,
         elementwise,
         index,

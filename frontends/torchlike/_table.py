@@ -20,6 +20,7 @@ from janusgrad.surface import Row, install
 from janusgrad.tensor import Tensor as EngineTensor
 from janusgrad.views import mark_outputs
 
+from . import _conv as CV
 from . import _dtypes
 from . import _norm as _NORM
 from ._dialect import TORCH, long_name
@@ -1306,6 +1307,10 @@ ROWS = [
         ("native_group_norm", "native_group_norm"), ("alpha_dropout", "torch_alpha_dropout"),
         ("feature_alpha_dropout", "torch_feature_alpha_dropout"),
         ("feature_dropout", "torch_feature_dropout"))),
+    # ---- convolutions (conv part: frontends/torchlike/_conv.py, janusgrad.nn.conv)
+    *(Row(n, getattr(CV, n), forms="f") for n in (
+        "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+        "conv_transpose3d")),
 ]
 
 FUNCTIONS: dict = {}

@@ -4,6 +4,16 @@ from janusgrad.dropin import module_getattr as _module_getattr
 
 from . import functional, initializer
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm
+from .conv import (  # (conv part)
+    Conv1D,
+    Conv1DTranspose,
+    Conv2D,
+    Conv2DTranspose,
+    Conv3D,
+    Conv3DTranspose,
+    Fold,
+    Unfold,
+)
 from .layer import Layer
 from .layers import (
     GELU,

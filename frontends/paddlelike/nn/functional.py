@@ -343,5 +343,16 @@ def alpha_dropout(x, p=0.5, training=True, name=None):
 
 def feature_alpha_dropout(x, p=0.5, training=True, name=None):
     return _alpha_dropout(x, p, training, True)
+# ---------------------------------------------------------------- convolutions (conv part)
+from .conv import (  # noqa: E402, F401  (paddle's forms; the math is janusgrad.nn.conv)
+    conv1d,
+    conv1d_transpose,
+    conv2d,
+    conv2d_transpose,
+    conv3d,
+    conv3d_transpose,
+    fold,
+    unfold,
+)
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn.functional")

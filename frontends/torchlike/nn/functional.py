@@ -211,6 +211,17 @@ def one_hot(tensor, num_classes: int = -1):
 
 # ---------------------------------------------------------------- normalisation, embedding,
 # structured dropout (the norm part: torch's checks in torchlike/_norm.py, math in engine.nn.norm)
+# ---------------------------------------------------------------- convolutions (conv part)
+from .._conv import (  # noqa: E402  (torch's checks; the math is janusgrad.nn.conv)
+    conv1d,
+    conv2d,
+    conv3d,
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
+    fold,
+    unfold,
+)
 from .._norm import (  # noqa: E402
     alpha_dropout,
     batch_norm,
@@ -234,4 +245,6 @@ __all__ += [
     "alpha_dropout", "batch_norm", "dropout1d", "dropout2d", "dropout3d", "embedding",
     "feature_alpha_dropout", "group_norm", "instance_norm", "local_response_norm",
 ]
+__all__ += ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+            "conv_transpose3d", "fold", "unfold"]
 __getattr__ = module_getattr("torchlike", "torch.nn.functional")

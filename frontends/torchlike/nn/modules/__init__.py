@@ -2,6 +2,19 @@
 from __future__ import annotations
 
 from .container import ModuleList, Sequential
+from .conv import (  # (conv part)
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+    Fold,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+    Unfold,
+)
 from .layers import (
     GELU,
     Dropout,
@@ -72,3 +85,5 @@ __all__ += [  # the norm part
     "InstanceNorm2d", "InstanceNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
     "LazyBatchNorm3d", "LocalResponseNorm", "Unflatten",
 ]
+__all__ += ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+            "ConvTranspose3d", "Fold", "LazyConv1d", "LazyConv2d", "LazyConv3d", "Unfold"]
