@@ -292,24 +292,59 @@ def adaptive_max_pool(x, out_sizes, nan="propagate"):
     return _gather_plane(x, idx, d), idx
 
 
+def _unpool_array(a, attrs):
+    lead, n, size, idx, keep, out_shape = attrs
+    xp = xp_of(a)
+    out = xp.zeros(lead + (size,), dtype=a.dtype)
+    m = len(lead)
+    plane = xp.arange(_prod(lead)).reshape(lead + (1,)) if m else 0
+    flat = (plane * size + idx).reshape(-1)
+    out.reshape(-1)[flat[keep.reshape(-1)]] = a.reshape(-1)[keep.reshape(-1)]
+    return out.reshape(out_shape)
+
+
+def _unpool_grad(g, attrs):
+    """torch's derivative of unpooling: the gradient at each input's index (for every
+    input, also one whose value another overwrote)."""
+    lead, n, size, idx, keep, out_shape = attrs
+    if isinstance(g, Tensor):
+        picked = I.gather(S.reshape(g, lead + (size,)), len(lead), idx)
+        return S.reshape(picked, lead + (n,))
+    return xp_of(g).take_along_axis(g.reshape(lead + (size,)), idx, axis=-1)
+
+
+_unpool = defop("max_unpool", rule=lambda np, g, attrs: _unpool_grad(g, attrs), uses="attrs")
+
+
 def max_unpool(x, indices, out_sizes):
     """The inverse of max pooling: zeros of spatial size ``out_sizes`` with x's values at
-    the flat per-plane ``indices`` (x's shape)."""
+    the flat per-plane ``indices`` (x's shape); where indices repeat, the last one written
+    wins (as torch's loop does)."""
     d = len(out_sizes)
     a = x.array
     xp = xp_of(a)
     idx = indices.array if isinstance(indices, Tensor) else indices
+    if type(idx) is not type(a):
+        idx = I.place_key(x, (idx,))[0]
     lead = a.shape[:-d]
     n = _prod(a.shape[-d:])
-    key = []
-    for i, m in enumerate(lead):
-        shp = [1] * (len(lead) + 1)
-        shp[i] = m
-        key.append(xp.arange(m).reshape(shp))
-    key.append(idx.reshape(lead + (n,)))
+    size = _prod(out_sizes)
+    idx = idx.reshape(lead + (n,)).astype(xp.int64)
+    # the last writer of each target: sort (target, position) and keep each group's last
+    pos = xp.arange(n).reshape((1,) * len(lead) + (n,))
+    comb = (idx * n + pos).reshape(-1, n) if lead else (idx * n + pos).reshape(1, n)
+    srt = xp.sort(comb, axis=-1)
+    grp = srt // n
+    last = xp.concatenate([grp[:, 1:] != grp[:, :-1], xp.ones_like(grp[:, :1], dtype=bool)],
+                          axis=-1)
+    keep = xp.zeros(comb.shape, dtype=bool)
+    rows = xp.arange(comb.shape[0]).reshape(-1, 1)
+    keep[rows, srt % n] = last
+    keep = keep.reshape(lead + (n,))
+    out_shape = lead + tuple(out_sizes)
+    attrs = (lead, n, size, idx, keep, out_shape)
     flat = S.reshape(x, lead + (n,))
-    out = I.index_add(flat, lead + (_prod(out_sizes),), tuple(key) + (Ellipsis,))
-    return S.reshape(out, lead + tuple(out_sizes))
+    return record(_unpool, _unpool_array(flat.array, attrs), (flat,), attrs=attrs)
 
 
 # ---------------------------------------------------------------- separable resampling
