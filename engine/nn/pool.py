@@ -21,6 +21,7 @@ How each is computed (no Python loop over positions; loops run over kernel taps 
 from __future__ import annotations
 
 import math
+import struct
 
 from ..backend import host, xp_of
 from ..ops import defop, spec
@@ -377,12 +378,18 @@ def adaptive_avg_pool(x, out_sizes):
     return x
 
 
-def source_index(xp, out, size, align_corners, scale, mode, align_mode=0):
-    """Source coordinates of output positions 0..out-1 (float64)."""
+def _f32(v: float) -> float:
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def source_index(xp, out, size, align_corners, scale, mode, align_mode=0, f32=False):
+    """Source coordinates of output positions 0..out-1 (float64); ``f32``: the ratio
+    rounded to float32 first (paddle's kernels keep it in a float)."""
     dst = xp.arange(out, dtype=xp.float64)
+    rnd = _f32 if f32 else float
     if align_corners:
-        return dst * ((size - 1) / (out - 1) if out > 1 else 0.0)
-    ratio = (size / out) if scale is None else scale
+        return dst * (rnd((size - 1) / (out - 1)) if out > 1 else 0.0)
+    ratio = rnd((size / out) if scale is None else scale)
     if align_mode == 1:
         return dst * ratio
     src = (dst + 0.5) * ratio - 0.5
@@ -391,8 +398,8 @@ def source_index(xp, out, size, align_corners, scale, mode, align_mode=0):
     return src
 
 
-def _linear_matrix(xp, size, out, align_corners, scale, align_mode=0):
-    src = source_index(xp, out, size, align_corners, scale, "linear", align_mode)
+def _linear_matrix(xp, size, out, align_corners, scale, align_mode=0, f32=False):
+    src = source_index(xp, out, size, align_corners, scale, "linear", align_mode, f32)
     i0 = xp.minimum(xp.floor(src).astype(xp.int64), size - 1)
     i1 = xp.minimum(i0 + 1, size - 1)
     lam = src - i0
@@ -410,8 +417,8 @@ def _cubic_weights(t, a=-0.75):
     return far(t + 1.0), near(t), near(1.0 - t), far(2.0 - t)
 
 
-def _cubic_matrix(xp, size, out, align_corners, scale):
-    src = source_index(xp, out, size, align_corners, scale, "cubic")
+def _cubic_matrix(xp, size, out, align_corners, scale, f32=False):
+    src = source_index(xp, out, size, align_corners, scale, "cubic", 0, f32)
     i0 = xp.floor(src)
     t = src - i0
     i0 = i0.astype(xp.int64)
@@ -432,11 +439,13 @@ def nearest_index(xp, out, size, scale, exact=False):
     return xp.minimum(src, size - 1)
 
 
-def interpolate(x, sizes, mode="nearest", align_corners=False, scales=None, align_mode=0):
+def interpolate(x, sizes, mode="nearest", align_corners=False, scales=None, align_mode=0,
+                f32_ratio=False):
     """Resample the last len(sizes) axes to ``sizes``.  ``mode``: "nearest",
     "nearest-exact", "linear" (linear, bilinear, trilinear), "cubic" (bicubic, A=-0.75) or
     "area" (adaptive average); ``scales`` per axis: the in/out ratio to use instead of
-    size/out (torch passes 1/scale_factor); ``align_mode`` 1: paddle's src = dst*ratio."""
+    size/out (torch passes 1/scale_factor); ``align_mode`` 1: paddle's src = dst*ratio;
+    ``f32_ratio``: the coordinate ratio rounded to float32 (paddle's)."""
     d = len(sizes)
     xp = xp_of(x.array)
     sp = x.array.shape[-d:]
@@ -452,9 +461,10 @@ def interpolate(x, sizes, mode="nearest", align_corners=False, scales=None, alig
             x = I.getitem(x, (Ellipsis, idx) + (slice(None),) * (-ax - 1))
         elif mode == "linear":
             x = _along(x, ax, _linear_matrix(xp, sp[i], sizes[i], align_corners, scales[i],
-                                             align_mode))
+                                             align_mode, f32_ratio))
         elif mode == "cubic":
-            x = _along(x, ax, _cubic_matrix(xp, sp[i], sizes[i], align_corners, scales[i]))
+            x = _along(x, ax, _cubic_matrix(xp, sp[i], sizes[i], align_corners, scales[i],
+                                            f32_ratio))
         else:
             raise ValueError(f"unknown interpolation mode {mode!r}")
     return x

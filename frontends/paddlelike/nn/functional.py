@@ -466,6 +466,8 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     need = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
     if mode in need and nd != need[mode]:
         raise ValueError(f"'{mode}' only support {need[mode]}-D tensor.")
+    if mode == "nearest" and nd == 3:
+        raise ValueError("'NEAREST' only support 4-D  or 5-D tensor.")
     if mode == "area" and size is None:
         raise ValueError("output size can not be None in AREA mode")
     if mode == "nearest" and align_corners:
@@ -495,7 +497,8 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         if not recompute_scale_factor:
             scales = tuple(1.0 / e for e in f)
     out = _P.interpolate(x, sizes, _PD_MODES[mode], bool(align_corners), scales,
-                         align_mode if mode in ("linear", "bilinear", "trilinear") else 0)
+                         align_mode if mode in ("linear", "bilinear", "trilinear") else 0,
+                         f32_ratio=True)
     return _to_last(out, d) if last else out
 
 
