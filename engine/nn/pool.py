@@ -138,8 +138,8 @@ def _counts(xp, n_out, size, k, s, p0, p1, mode):
     start = xp.arange(n_out) * s - p0
     if mode == "padded":  # torch count_include_pad: the window clipped to the padded input
         return xp.minimum(start + k, size + p1) - start
-    if mode == "window":  # paddle exclusive=False: the full kernel
-        return xp.full((n_out,), k, dtype=start.dtype)
+    if mode == "padded_before":  # paddle exclusive=False: clipped at the input + its
+        return xp.minimum(start + k, size + p0) - start  # padding before (as if symmetric)
     # "valid": the cells inside the input
     return xp.minimum(start + k, size) - xp.maximum(start, 0)
 
@@ -147,8 +147,9 @@ def _counts(xp, n_out, size, k, s, p0, p1, mode):
 def avg_pool(x, kernel, stride, padding, ceil_mode=False, divisor="padded",
              divisor_override=None, ceil_trim=True):
     """Average over windows of the last len(kernel) axes; ``divisor``: "padded" (torch's
-    count_include_pad=True), "valid" (cells inside the input: torch's False, paddle's
-    exclusive=True) or "window" (the kernel's size: paddle's exclusive=False)."""
+    count_include_pad=True: the window clipped to the padded input), "valid" (cells inside
+    the input: torch's False, paddle's exclusive=True) or "padded_before" (paddle's
+    exclusive=False: clipped at the input plus its padding before)."""
     d = len(kernel)
     a = x.array
     sp = a.shape[-d:]

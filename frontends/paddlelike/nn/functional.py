@@ -293,6 +293,10 @@ def _pd_max_pool(d):
 
     def max_pool(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
                  data_format=None, name=None):
+        if return_mask and isinstance(padding, (list, tuple)) and len(padding) == 2 * d \
+                and d > 1 and not isinstance(padding[0], (list, tuple)):
+            raise ValueError(f"(InvalidArgument) Paddings size {2 * d} and pooling size {d} "
+                             "should be the same.")
         x, k, s, pairs, last = _pool_setup(x, d, kernel_size, stride, padding, data_format, op)
         _check_out(x, d, k, s, pairs, ceil_mode)
         out, idx = _P.max_pool(x, k, s, pairs, None, bool(ceil_mode), "ignore", _FLT_LOWEST,
@@ -317,8 +321,8 @@ def _pd_avg_pool(d):
                  divisor_override=None, data_format=None, name=None):
         x, k, s, pairs, last = _pool_setup(x, d, kernel_size, stride, padding, data_format, op)
         _check_out(x, d, k, s, pairs, ceil_mode)
-        out = _P.avg_pool(x, k, s, pairs, bool(ceil_mode), "valid" if exclusive else "padded",
-                          None, ceil_trim=False)
+        out = _P.avg_pool(x, k, s, pairs, bool(ceil_mode),
+                          "valid" if exclusive else "padded_before", None, ceil_trim=False)
         if divisor_override:
             # paddle: the average scaled by kernel size / divisor_override
             n = 1
@@ -425,16 +429,20 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     if hasattr(pad, "array"):
         pad = pad.array.tolist()
     pad = [int(e) for e in ([pad] * (2 * (nd - 2)) if isinstance(pad, int) else pad)]
-    if mode == "constant" and any(e < 0 for e in pad):
-        i = next(i for i, e in enumerate(pad) if e < 0)
-        raise ValueError(f"(InvalidArgument) The element of 'paddings' should >= 0, but "
-                         f"received {pad[i]} for index {i}.")
-    if mode == "constant" and len(pad) == 2 * nd and pad_from_left_axis:
-        pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(nd)]
-        return _P.pad(x, pairs, "constant", value)
     if mode == "constant":
-        n = len(pad) // 2
-        pairs = [(pad[2 * (n - 1 - i)], pad[2 * (n - 1 - i) + 1]) for i in range(n)]
+        if len(pad) == 2 * nd and pad_from_left_axis:
+            pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(nd)]
+        else:
+            n = len(pad) // 2
+            pairs = [(pad[2 * (n - 1 - i)], pad[2 * (n - 1 - i) + 1]) for i in range(n)]
+        if not (nd in (3, 4, 5) and len(pad) == 2 * (nd - 2)):
+            # (paddle's general pad op, on the full list from axis 0, refuses negatives; its
+            # 3-5-d spatial form crops)
+            full = [0] * (2 * (nd - len(pairs))) + [e for pr in pairs for e in pr]
+            for i, e in enumerate(full):
+                if e < 0:
+                    raise ValueError(f"(InvalidArgument) The element of 'paddings' should >= "
+                                     f"0, but received {e} for index {i}.")
         return _P.pad(x, pairs, "constant", value)
     if nd not in (3, 4, 5):
         raise AssertionError(f"input tensor dimension must be in [3, 4, 5] but got {nd}")
