@@ -97,10 +97,8 @@ def spec(name: str, fn: Callable, make: Callable, **kw) -> Spec:
 def load_all() -> None:
     """Import every family so that OPS and SPECS are complete."""
     from .. import composite, inplace  # noqa: F401  (composites; in-place setitem is an op)
-    from ..nn import (
-        functional,  # noqa: F401  (layer and loss specs)
-        pool,  # noqa: F401  (pooling, padding, resampling)
-    )
+    from ..nn import functional  # noqa: F401  (layer and loss specs)
+    from ..nn import pool as _pool  # noqa: F401  (pooling, padding, resampling)
     from . import (  # noqa: F401
         creation,
         elementwise,
