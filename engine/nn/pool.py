@@ -659,7 +659,7 @@ def _unpool_ref(a, indices, out_sizes):
 
 
 # ---------------------------------------------------------------- specs
-def _pool_case(d, pad_max=1, dil=False, distinct=False):
+def _make_pool(d, pad_max=1, dil=False, distinct=False):
     def make(draw, st, hnp):
         ks = tuple(draw(st.integers(1, 3)) for _ in range(d))
         ss = tuple(draw(st.integers(1, 2)) for _ in range(d))
@@ -678,7 +678,7 @@ def _pool_case(d, pad_max=1, dil=False, distinct=False):
     return make
 
 
-def _adaptive_case(d, distinct=False):
+def _make_adaptive(d, distinct=False):
     def make(draw, st, hnp):
         sp = tuple(draw(st.integers(1, 5)) for _ in range(d))
         outs = tuple(draw(st.integers(1, 4)) for _ in range(d))
@@ -688,7 +688,7 @@ def _adaptive_case(d, distinct=False):
     return make
 
 
-def _pad_case(draw, st, hnp):
+def _make_pad(draw, st, hnp):
     mode = draw(st.sampled_from(["constant", "reflect", "replicate", "circular"]))
     shape = (2, draw(st.integers(2, 4)), draw(st.integers(2, 4)))
     lo = -1 if mode == "constant" else 0
@@ -699,7 +699,7 @@ def _pad_case(draw, st, hnp):
     return [array(draw, st, hnp, shape)], kw
 
 
-def _interp_case(draw, st, hnp):
+def _make_interp(draw, st, hnp):
     shape = (2, draw(st.integers(1, 4)), draw(st.integers(1, 4)))
     sizes = (draw(st.integers(1, 6)), draw(st.integers(1, 6)))
     return [array(draw, st, hnp, shape)], dict(sizes=sizes, align_corners=draw(st.booleans()))
@@ -710,13 +710,13 @@ def _interp_ref(a, sizes, align_corners):
     return host.swapaxes(_linear_ref(host.swapaxes(a, -1, -2), sizes[0], align_corners), -1, -2)
 
 
-def _shuffle_case(draw, st, hnp):
+def _make_shuffle(draw, st, hnp):
     r = draw(st.integers(1, 2))
     shape = (2, r * r * draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(1, 3)))
     return [array(draw, st, hnp, shape)], dict(r=r)
 
 
-def _unpool_case(draw, st, hnp):
+def _make_unpool(draw, st, hnp):
     import itertools
     outs = (draw(st.integers(2, 4)), draw(st.integers(2, 4)))
     n = draw(st.integers(1, outs[0] * outs[1]))
@@ -728,7 +728,7 @@ def _unpool_case(draw, st, hnp):
     return [array(draw, st, hnp, (2, 1, n))], dict(indices=idx, out_sizes=outs)
 
 
-def _cubic_shape_case(draw, st, hnp):
+def _make_cubic(draw, st, hnp):
     shape = (2, draw(st.integers(1, 4)), draw(st.integers(1, 4)))
     sizes = (draw(st.integers(1, 6)), draw(st.integers(1, 6)))
     return [array(draw, st, hnp, shape)], dict(sizes=sizes, mode="cubic",
@@ -737,33 +737,33 @@ def _cubic_shape_case(draw, st, hnp):
 
 for _d in (1, 2, 3):
     spec(f"nn.max_pool{_d}d", lambda x, **kw: max_pool(x, **kw)[0],
-         _pool_case(_d, dil=True, distinct=True), ref=_max_pool_ref)
-    spec(f"nn.avg_pool{_d}d", avg_pool, _pool_case(_d), ref=_avg_pool_ref)
-    spec(f"nn.adaptive_avg_pool{_d}d", adaptive_avg_pool, _adaptive_case(_d),
+         _make_pool(_d, dil=True, distinct=True), ref=_max_pool_ref)
+    spec(f"nn.avg_pool{_d}d", avg_pool, _make_pool(_d), ref=_avg_pool_ref)
+    spec(f"nn.adaptive_avg_pool{_d}d", adaptive_avg_pool, _make_adaptive(_d),
          ref=lambda a, out_sizes: _adaptive_ref(a, out_sizes, "avg"))
     spec(f"nn.adaptive_max_pool{_d}d", lambda x, **kw: adaptive_max_pool(x, **kw)[0],
-         _adaptive_case(_d, distinct=True),
+         _make_adaptive(_d, distinct=True),
          ref=lambda a, out_sizes: _adaptive_ref(a, out_sizes, "max"))
 spec("nn.avg_pool2d_valid", lambda x, **kw: avg_pool(x, divisor="valid", **kw),
-     _pool_case(2), ref=lambda a, **kw: _avg_pool_ref(a, divisor="valid", **kw))
+     _make_pool(2), ref=lambda a, **kw: _avg_pool_ref(a, divisor="valid", **kw))
 spec("nn.window_scatter", lambda g, **kw: window_scatter(g, kw["attrs"]),
      lambda draw, st, hnp: ([array(draw, st, hnp, (2, 2, 2))],
                             dict(attrs=((2, 4, 5), 2, (2, 3), (2, 1), (1, 1), (1, 0),
                                         (2, 2)))),
      ref=lambda a, attrs: _window_scatter_array(a, attrs))
-spec("nn.max_unpool2d", max_unpool, _unpool_case, ref=_unpool_ref)
-spec("nn.pad", pad, _pad_case, ref=_pad_ref)
+spec("nn.max_unpool2d", max_unpool, _make_unpool, ref=_unpool_ref)
+spec("nn.pad", pad, _make_pad, ref=_pad_ref)
 spec("nn.interpolate_bilinear", lambda x, **kw: interpolate(x, mode="linear", **kw),
-     _interp_case, ref=_interp_ref)
-spec("nn.interpolate_bicubic", lambda x, **kw: interpolate(x, **kw), _cubic_shape_case)
+     _make_interp, ref=_interp_ref)
+spec("nn.interpolate_bicubic", lambda x, **kw: interpolate(x, **kw), _make_cubic)
 spec("nn.interpolate_nearest", lambda x, sizes: interpolate(x, sizes, "nearest"),
      lambda draw, st, hnp: ([array(draw, st, hnp, (2, 3, 2))],
                             dict(sizes=(draw(st.integers(1, 5)), draw(st.integers(1, 5))))),
      ref=lambda a, sizes: a[..., (host.arange(sizes[0]) * 3 // sizes[0])[:, None],
                             (host.arange(sizes[1]) * 2 // sizes[1])[None, :]])
-spec("nn.pixel_shuffle", pixel_shuffle, _shuffle_case, ref=_pixel_shuffle_ref)
+spec("nn.pixel_shuffle", pixel_shuffle, _make_shuffle, ref=_pixel_shuffle_ref)
 spec("nn.pixel_unshuffle", lambda x, r: pixel_unshuffle(pixel_shuffle(x, r), r),
-     _shuffle_case, ref=lambda a, r: a)
+     _make_shuffle, ref=lambda a, r: a)
 spec("nn.channel_shuffle", lambda x: channel_shuffle(x, 2),
      lambda draw, st, hnp: ([array(draw, st, hnp, (2, 4, 3))], {}),
      ref=lambda a: a.reshape(2, 2, 2, 3).swapaxes(1, 2).reshape(2, 4, 3))

@@ -735,11 +735,16 @@ def _lstsq(A, B, rcond=None, *, driver=None):
 
 
 
+
 def _nn_functional(name, **fixed):
-    """torch.NAME as torch.nn.functional.NAME (part pool; imported on first call)."""
+    """torch.NAME as torch.nn.functional.NAME (part pool)."""
+    from . import _pool
+    f = getattr(_pool, name)
+    if not fixed:
+        return f
+
     def fn(*args, **kwargs):
-        from .nn import functional
-        return getattr(functional, name)(*args, **kwargs, **fixed)
+        return f(*args, **kwargs, **fixed)
     fn.__name__ = fn.__qualname__ = name
     return fn
 
