@@ -100,6 +100,7 @@ def load_all() -> None:
     from ..nn import (  # noqa: F401
         functional,  # (layer and loss specs)
         norm,  # (normalisation, embedding, structured dropout)
+        pool,  # (pooling, padding, resampling)
         recurrent,  # (the fused recurrent sequence op)
     )
     from . import (  # noqa: F401

@@ -1009,6 +1009,20 @@ def _lstsq(A, B, rcond=None, *, driver=None):
     return _LSTSQ_T(*LA.lstsq(A, B, rcond, driver))
 
 
+
+
+def _nn_functional(name, **fixed):
+    """torch.NAME as torch.nn.functional.NAME (part pool)."""
+    from . import _pool
+    f = getattr(_pool, name)
+    if not fixed:
+        return f
+
+    def fn(*args, **kwargs):
+        return f(*args, **kwargs, **fixed)
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
 ROWS = [
     # elementwise: engine op, torch name and argument order agree
     *_rows("neg exp expm1 log log2 log10 log1p sqrt rsqrt square abs sign sin cos tan asin "
@@ -1311,6 +1325,13 @@ ROWS = [
     *(Row(n, getattr(CV, n), forms="f") for n in (
         "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
         "conv_transpose3d")),
+    # part pool: torch.* names of torch.nn.functional's pooling, padding and shuffles
+    *(Row(n, _nn_functional(n), forms="f") for n in (
+        "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "adaptive_avg_pool1d",
+        "constant_pad_nd", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle")),
+    Row("native_channel_shuffle", _nn_functional("channel_shuffle"), forms="f"),
+    *(Row(n, _nn_functional(n, return_indices=True), forms="f") for n in (
+        "max_pool1d_with_indices", "adaptive_max_pool1d")),
 ]
 
 FUNCTIONS: dict = {}

@@ -233,6 +233,61 @@ ROWS = {
     "nn.functional.dropout3d": Row("nn.functional.dropout3d", adapt=_batched(5)),
 }
 
+
+# ---- part pool: pooling, padding, resampling (paddle batches only: unbatched samples get
+# a batch axis; torch's count_include_pad is paddle's ``not exclusive``; torch's pad list is
+# read from the last axis, which paddle does with pad_from_left_axis=False)
+def _pool_adapt(nd, avg=False):
+    def adapt(a):
+        x = a["x"]
+        if x.dim() == nd - 1:
+            a["x"] = x.detach().unsqueeze(0).requires_grad_(x.requires_grad)
+        dil = a.pop("dilation", 1)
+        if any(e != 1 for e in (dil if isinstance(dil, (list, tuple)) else [dil])):
+            raise SkipSample("dilation (paddle's pools have none)")
+        if avg:
+            a["exclusive"] = not a.pop("count_include_pad", True)
+        if "return_indices" in a:
+            a["return_mask"] = a.pop("return_indices")
+        return a
+    return adapt
+
+
+def _pad_adapt(a):
+    if a.get("value") is None:
+        a.pop("value", None)
+    a["pad_from_left_axis"] = False
+    return a
+
+
+_SIZE = {"size": "size"}
+
+
+def _interp_adapt(a):
+    if a.get("mode") == "nearest-exact":
+        raise SkipSample("paddle has no nearest-exact")
+    if a.get("align_corners") is None:
+        a.pop("align_corners", None)
+    return a
+
+
+ROWS.update({
+    **{f"nn.functional.max_pool{d}d": Row(f"nn.functional.max_pool{d}d",
+                                          adapt=_pool_adapt(d + 2)) for d in (1, 2, 3)},
+    **{f"nn.functional.avg_pool{d}d": Row(f"nn.functional.avg_pool{d}d",
+                                          adapt=_pool_adapt(d + 2, True)) for d in (1, 2, 3)},
+    **{f"nn.functional.adaptive_{k}_pool{d}d": Row(f"nn.functional.adaptive_{k}_pool{d}d",
+                                                   adapt=_pool_adapt(d + 2))
+       for d in (1, 2, 3) for k in ("avg", "max")},
+    "nn.functional.pad": Row("nn.functional.pad", adapt=_pad_adapt),
+    "constant_pad_nd": Row("nn.functional.pad", adapt=_pad_adapt),
+    "nn.functional.interpolate": Row("nn.functional.interpolate", _SIZE, adapt=_interp_adapt),
+    "nn.functional.upsample_nearest": Row("nn.functional.interpolate", _SIZE, adapt=_interp_adapt,
+                                          fixed={"mode": "nearest"}),
+    "nn.functional.upsample_bilinear": Row("nn.functional.interpolate", _SIZE, adapt=_interp_adapt,
+                                           fixed={"mode": "bilinear", "align_corners": True}),
+})
+
 # same-named paddle APIs that are not the torch op's counterpart (different semantics), or
 # whose samples cannot be put in paddle's terms
 UNMAPPED = {

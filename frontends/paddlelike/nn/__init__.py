@@ -56,6 +56,33 @@ from .norm import (  # the norm part
     Unflatten,
 )
 from .parameter import ParamAttr, Parameter
+from .pool import (  # (part pool)
+    AdaptiveAvgPool1D,
+    AdaptiveAvgPool2D,
+    AdaptiveAvgPool3D,
+    AdaptiveMaxPool1D,
+    AdaptiveMaxPool2D,
+    AdaptiveMaxPool3D,
+    AvgPool1D,
+    AvgPool2D,
+    AvgPool3D,
+    ChannelShuffle,
+    MaxPool1D,
+    MaxPool2D,
+    MaxPool3D,
+    MaxUnPool1D,
+    MaxUnPool2D,
+    MaxUnPool3D,
+    Pad1D,
+    Pad2D,
+    Pad3D,
+    PixelShuffle,
+    PixelUnshuffle,
+    Upsample,
+    UpsamplingBilinear2D,
+    UpsamplingNearest2D,
+    ZeroPad2D,
+)
 from .recurrent import (  # recurrent layers
     GRU,
     LSTM,

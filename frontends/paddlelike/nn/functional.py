@@ -344,6 +344,11 @@ def alpha_dropout(x, p=0.5, training=True, name=None):
 def feature_alpha_dropout(x, p=0.5, training=True, name=None):
     return _alpha_dropout(x, p, training, True)
 # ---------------------------------------------------------------- convolutions (conv part)
+# ---------------------------------------------------------------- pooling, padding, resampling
+# (part "pool": paddle's names, layouts and checks over janusgrad.nn.pool)
+from janusgrad.nn import pool as _P  # noqa: E402
+from janusgrad.ops import shape as _S  # noqa: E402
+
 from .conv import (  # noqa: E402, F401  (paddle's forms; the math is janusgrad.nn.conv)
     conv1d,
     conv1d_transpose,
@@ -354,5 +359,364 @@ from .conv import (  # noqa: E402, F401  (paddle's forms; the math is janusgrad.
     fold,
     unfold,
 )
+
+_FLT_LOWEST = -3.4028234663852886e38
+
+
+def _ints(v, n):
+    if hasattr(v, "array"):
+        v = v.array.tolist()
+    if isinstance(v, (list, tuple)):
+        v = [int(e) for e in v]
+        return tuple(v * n) if len(v) == 1 else tuple(v)
+    return (int(v),) * n
+
+
+def _channels_last(x, d, data_format):
+    return data_format is not None and data_format[-1] == "C" and data_format[1] != "C"
+
+
+def _to_first(x, d):
+    nd = x.array.ndim
+    return _S.transpose(x, (0, nd - 1) + tuple(range(1, nd - 1)))
+
+
+def _to_last(x, d):
+    nd = x.array.ndim
+    return _S.transpose(x, (0,) + tuple(range(2, nd)) + (1,))
+
+
+def _pool_padding(padding, d, sp, k, s):
+    """paddle's pooling padding (int, d ints, 2d ints, per-dim pairs, 'SAME', 'VALID') as
+    (before, after) pairs."""
+    if isinstance(padding, str):
+        mode = padding.upper()
+        if mode == "VALID":
+            return [(0, 0)] * d
+        if mode != "SAME":
+            raise ValueError(f"Unknown padding: '{padding}'. It can only be 'SAME' or 'VALID'.")
+        pairs = []
+        for i in range(d):
+            out = -(-sp[i] // s[i])
+            total = max((out - 1) * s[i] + k[i] - sp[i], 0)
+            pairs.append((total // 2, total - total // 2))
+        return pairs
+    if isinstance(padding, (list, tuple)) and padding and isinstance(padding[0], (list, tuple)):
+        pairs = [tuple(int(e) for e in p) for p in padding]
+        return pairs[-d:] if len(pairs) == d + 2 else pairs
+    p = _ints(padding, d)
+    if len(p) == 2 * d:
+        return [(p[2 * i], p[2 * i + 1]) for i in range(d)]
+    if len(p) != d:
+        raise ValueError(f"Paddings should be an integer or a list of {d} or {2 * d} integers, "
+                         f"but received {list(p)}")
+    return [(e, e) for e in p]
+
+
+def _pool_setup(x, d, kernel_size, stride, padding, data_format, op):
+    nd = x.array.ndim
+    if nd != d + 2:
+        if d == 1:
+            raise ValueError(f"The input of {op} should be 3-D Tensor, but received "
+                             f"{nd}-D Tensor with shape {list(x.array.shape)}")
+        raise ValueError(f"(InvalidArgument) the input of Op(pool) should be 4-D or 5-D "
+                         f"Tensor. But received: {nd}-D Tensor and it's shape is "
+                         f"{list(x.array.shape)}.")
+    last = _channels_last(x, d, data_format)
+    if last:
+        x = _to_first(x, d)
+    k = _ints(kernel_size, d)
+    s = k if stride is None else _ints(stride, d)
+    if any(e <= 0 for e in k) or any(e <= 0 for e in s):
+        raise ValueError(f"(InvalidArgument) {op} kernel size and strides should be positive")
+    pairs = _pool_padding(padding, d, x.array.shape[2:], k, s)
+    return x, k, s, pairs, last
+
+
+def _check_out(x, d, k, s, pairs, ceil_mode):
+    sp = x.array.shape[2:]
+    outs = [_P.pool_out_size(sp[i], k[i], s[i], *pairs[i], 1, ceil_mode, False)
+            for i in range(d)]
+    if any(o <= 0 for o in outs):
+        raise ValueError(f"(InvalidArgument) The output size of pool should be positive, but "
+                         f"received input shape {list(x.array.shape)}, kernel size {list(k)} "
+                         f"and the output size {outs}.")
+
+
+def _pd_max_pool(d):
+    op = f"max_pool{d}d"
+
+    def max_pool(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+                 data_format=None, name=None):
+        if return_mask and isinstance(padding, (list, tuple)) and len(padding) == 2 * d \
+                and d > 1 and not isinstance(padding[0], (list, tuple)):
+            raise ValueError(f"(InvalidArgument) Paddings size {2 * d} and pooling size {d} "
+                             "should be the same.")
+        x, k, s, pairs, last = _pool_setup(x, d, kernel_size, stride, padding, data_format, op)
+        _check_out(x, d, k, s, pairs, ceil_mode)
+        out, idx = _P.max_pool(x, k, s, pairs, None, bool(ceil_mode), "ignore", _FLT_LOWEST,
+                               ceil_trim=False)
+        mask = type(x).wrap(idx.astype("int32"))
+        if last:
+            out, mask = _to_last(out, d), _to_last(mask, d)
+        return (out, mask) if return_mask else out
+    max_pool.__name__ = max_pool.__qualname__ = op
+    if d == 1:
+        def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False,
+                       ceil_mode=False, name=None):
+            return max_pool(x, kernel_size, stride, padding, return_mask, ceil_mode)
+        return max_pool1d
+    return max_pool
+
+
+def _pd_avg_pool(d):
+    op = f"avg_pool{d}d"
+
+    def avg_pool(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+                 divisor_override=None, data_format=None, name=None):
+        x, k, s, pairs, last = _pool_setup(x, d, kernel_size, stride, padding, data_format, op)
+        _check_out(x, d, k, s, pairs, ceil_mode)
+        out = _P.avg_pool(x, k, s, pairs, bool(ceil_mode),
+                          "valid" if exclusive else "padded_before", None, ceil_trim=False)
+        if divisor_override:
+            # paddle: the average scaled by kernel size / divisor_override
+            n = 1
+            for e in k:
+                n *= e
+            out = E.mul(out, n / divisor_override)
+        return _to_last(out, d) if last else out
+    avg_pool.__name__ = avg_pool.__qualname__ = op
+    if d == 1:
+        def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True,
+                       ceil_mode=False, name=None):
+            return avg_pool(x, kernel_size, stride, padding, ceil_mode, exclusive)
+        return avg_pool1d
+    return avg_pool
+
+
+max_pool1d, max_pool2d, max_pool3d = (_pd_max_pool(d) for d in (1, 2, 3))
+avg_pool1d, avg_pool2d, avg_pool3d = (_pd_avg_pool(d) for d in (1, 2, 3))
+
+
+def _out_sizes(x, d, output_size):
+    sp = x.array.shape[2:]
+    if hasattr(output_size, "array"):
+        output_size = output_size.array.tolist()
+    if isinstance(output_size, (list, tuple)):
+        if len(output_size) == 1:
+            output_size = list(output_size) * d
+        return tuple(sp[i] if o is None else int(o) for i, o in enumerate(output_size))
+    return (int(output_size),) * d
+
+
+def _pd_adaptive(d, how):
+    op = f"adaptive_{how}_pool{d}d"
+
+    def check(x):
+        if x.array.ndim != d + 2:
+            raise ValueError(f"(InvalidArgument) The input of {op} should be "
+                             f"{d + 2}-D Tensor, but received {x.array.ndim}-D Tensor")
+
+    if how == "avg":
+        def adaptive(x, output_size, data_format=None, name=None):
+            check(x)
+            last = _channels_last(x, d, data_format)
+            if last:
+                x = _to_first(x, d)
+            out = _P.adaptive_avg_pool(x, _out_sizes(x, d, output_size))
+            return _to_last(out, d) if last else out
+        if d == 1:
+            def adaptive_avg_pool1d(x, output_size, name=None):
+                return adaptive(x, output_size)
+            return adaptive_avg_pool1d
+    else:
+        def adaptive(x, output_size, return_mask=False, name=None):
+            check(x)
+            out, idx = _P.adaptive_max_pool(x, _out_sizes(x, d, output_size), "ignore")
+            return (out, type(x).wrap(idx.astype("int32"))) if return_mask else out
+    adaptive.__name__ = adaptive.__qualname__ = op
+    return adaptive
+
+
+adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d = (
+    _pd_adaptive(d, "avg") for d in (1, 2, 3))
+adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d = (
+    _pd_adaptive(d, "max") for d in (1, 2, 3))
+
+
+def _pd_unpool(d):
+    op = f"max_unpool{d}d"
+
+    def max_unpool(x, indices, kernel_size, stride=None, padding=0, data_format=None,
+                   output_size=None, name=None):
+        k = _ints(kernel_size, d)
+        s = k if stride is None else _ints(stride, d)
+        pairs = _pool_padding(padding, d, x.array.shape[2:], k, s)
+        sp = x.array.shape[2:]
+        if output_size is None:
+            outs = tuple((sp[i] - 1) * s[i] - pairs[i][0] - pairs[i][1] + k[i]
+                         for i in range(d))
+        else:
+            outs = tuple(int(e) for e in list(output_size)[-d:])
+        n = 1
+        for e in outs:
+            n *= e
+        idx = indices.array
+        if idx.size and int(idx.max()) >= n:
+            raise ValueError(f"(InvalidArgument) index should less than output tensor "
+                             f"{'height * output tensor width' if d == 2 else 'size'}. "
+                             f"Expected {int(idx.max())} < {n}, but got {int(idx.max())} >= "
+                             f"{n}. Please check input value.")
+        return _P.max_unpool(x, idx, outs)
+    max_unpool.__name__ = max_unpool.__qualname__ = op
+    return max_unpool
+
+
+max_unpool1d, max_unpool2d, max_unpool3d = (_pd_unpool(d) for d in (1, 2, 3))
+
+
+def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True,
+        name=None):
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise AssertionError("mode should be one of constant, reflect, replicate, circular, "
+                             f"but got {mode}.")
+    nd = x.array.ndim
+    if hasattr(pad, "array"):
+        pad = pad.array.tolist()
+    pad = [int(e) for e in ([pad] * (2 * (nd - 2)) if isinstance(pad, int) else pad)]
+    if mode == "constant":
+        if len(pad) == 2 * nd and pad_from_left_axis:
+            pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(nd)]
+        else:
+            n = len(pad) // 2
+            pairs = [(pad[2 * (n - 1 - i)], pad[2 * (n - 1 - i) + 1]) for i in range(n)]
+        if not (nd in (3, 4, 5) and len(pad) == 2 * (nd - 2)):
+            # (paddle's general pad op, on the full list from axis 0, refuses negatives; its
+            # 3-5-d spatial form crops)
+            full = [0] * (2 * (nd - len(pairs))) + [e for pr in pairs for e in pr]
+            for i, e in enumerate(full):
+                if e < 0:
+                    raise ValueError(f"(InvalidArgument) The element of 'paddings' should >= "
+                                     f"0, but received {e} for index {i}.")
+        return _P.pad(x, pairs, "constant", value)
+    if nd not in (3, 4, 5):
+        raise AssertionError(f"input tensor dimension must be in [3, 4, 5] but got {nd}")
+    d = nd - 2
+    if len(pad) != 2 * d:
+        raise ValueError(f"(InvalidArgument) Size of paddings should be equal to "
+                         f"{2 * d + 2}, but received {len(pad) + 2}.")
+    last = data_format is not None and data_format[-1] == "C"
+    if last:
+        x = _to_first(x, d)
+    n = len(pad) // 2
+    pairs = [(pad[2 * (n - 1 - i)], pad[2 * (n - 1 - i) + 1]) for i in range(n)]
+    out = _P.pad(x, pairs, mode)
+    return _to_last(out, d) if last else out
+
+
+_PD_MODES = {"nearest": "nearest", "linear": "linear", "bilinear": "linear",
+             "trilinear": "linear", "bicubic": "cubic", "area": "area"}
+
+
+def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
+                align_mode=0, data_format=None, recompute_scale_factor=None, antialias=False,
+                name=None):
+    mode = mode.lower()
+    if mode not in _PD_MODES:
+        raise ValueError("The 'resample' of image_resize can only be 'area', 'linear', "
+                         "'bilinear', 'trilinear', 'bicubic' or 'nearest' currently.")
+    nd = x.array.ndim
+    need = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+    if mode in need and nd != need[mode]:
+        raise ValueError(f"'{mode}' only support {need[mode]}-D tensor.")
+    if mode == "nearest" and nd == 3:
+        raise ValueError("'NEAREST' only support 4-D  or 5-D tensor.")
+    if mode == "area" and size is None:
+        raise ValueError("output size can not be None in AREA mode")
+    if mode == "nearest" and align_corners:
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+    if size is None and scale_factor is None:
+        raise ValueError("One of size and scale_factor must not be None.")
+    d = nd - 2
+    last = data_format is not None and data_format[-1] == "C" and data_format[1] != "C"
+    if last:
+        x = _to_first(x, d)
+    sp = x.array.shape[2:]
+    scales = None
+    if size is not None:
+        if hasattr(size, "array"):
+            size = size.array.tolist()
+        sizes = tuple(int(e.array.item()) if hasattr(e, "array") else int(e)
+                      for e in (size if isinstance(size, (list, tuple)) else [size] * d))
+    else:
+        if hasattr(scale_factor, "array"):
+            scale_factor = scale_factor.array.tolist()
+        f = list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * d
+        f = [float(e) for e in f]
+        if any(e <= 0 for e in f):
+            raise ValueError("Attr(scale) should be greater than zero.")
+        sizes = tuple(int(sp[i] * f[i]) for i in range(d))
+        if not recompute_scale_factor:
+            scales = tuple(1.0 / e for e in f)
+    out = _P.interpolate(x, sizes, _PD_MODES[mode], bool(align_corners), scales,
+                         align_mode if mode in ("linear", "bilinear", "trilinear") else 0,
+                         f32_ratio=True)
+    return _to_last(out, d) if last else out
+
+
+def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
+             align_mode=0, data_format=None, name=None):
+    return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)
+
+
+def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
+    if x.array.ndim != 4:
+        raise ValueError(f"Input x should be 4D tensor, but received x with the shape of "
+                         f"{list(x.array.shape)}")
+    r = int(upscale_factor)
+    last = data_format == "NHWC"
+    if last:
+        x = _to_first(x, 2)
+    c = x.array.shape[1]
+    if c % (r * r):
+        raise ValueError(f"(InvalidArgument) The square of upscale_factor[{r * r}] should "
+                         f"divide the number of channel[{c}]")
+    out = _P.pixel_shuffle(x, r)
+    return _to_last(out, 2) if last else out
+
+
+def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
+    if x.array.ndim != 4:
+        raise ValueError(f"Input x should be 4D tensor, but received x with the shape of "
+                         f"{list(x.array.shape)}")
+    r = int(downscale_factor)
+    if r <= 0:
+        raise ValueError("Downscale factor must be positive")
+    last = data_format == "NHWC"
+    if last:
+        x = _to_first(x, 2)
+    h, w = x.array.shape[2:]
+    if h % r or w % r:
+        raise ValueError(f"(InvalidArgument) Downscale_factor[{r}] should divide the height"
+                         f"[{h}] and width[{w}]")
+    out = _P.pixel_unshuffle(x, r)
+    return _to_last(out, 2) if last else out
+
+
+def channel_shuffle(x, groups, data_format="NCHW", name=None):
+    if x.array.ndim != 4:
+        raise ValueError(f"Input x should be 4D tensor, but received x with the shape of "
+                         f"{list(x.array.shape)}")
+    g = int(groups)
+    if g <= 0:
+        raise ValueError("groups should be positive")
+    axis = 3 if data_format == "NHWC" else 1
+    c = x.array.shape[axis]
+    if c % g:
+        raise ValueError(f"(InvalidArgument) The number of groups to divide channels in [{g}] "
+                         f"should divide the number of channel [{c}]")
+    return _P.channel_shuffle(x, g, axis)
+
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn.functional")
