@@ -97,8 +97,12 @@ def spec(name: str, fn: Callable, make: Callable, **kw) -> Spec:
 def load_all() -> None:
     """Import every family so that OPS and SPECS are complete."""
     from .. import composite, inplace  # noqa: F401  (composites; in-place setitem is an op)
-    from ..nn import functional  # noqa: F401  (layer and loss specs)
+    from ..nn import (  # noqa: F401
+        functional,  # (layer and loss specs)
+        losses,  # (distances, margin and likelihood losses)
+    )
     from . import (  # noqa: F401
+        activation,  # (elementwise activations)
         creation,
         elementwise,
         index,
