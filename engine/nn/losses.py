@@ -109,7 +109,7 @@ def hinge_embedding_loss(x, y, margin=1.0, reduction="mean", exact_labels=False)
 
 def multi_margin_loss(x, target, p=1, margin=1.0, weight=None, reduction="mean"):
     """sum over classes j != y of max(0, margin - x[y] + x[j])^p (w[y]) / C per sample."""
-    one = x.array.ndim == 1
+    one = x.array.ndim <= 1
     if one:
         x = S.reshape(x, (1, -1))
     t = target.array if hasattr(target, "array") else as_array(target)
@@ -133,7 +133,7 @@ def multi_margin_loss(x, target, p=1, margin=1.0, weight=None, reduction="mean")
 def multilabel_margin_loss(x, target, reduction="mean"):
     """sum over the target classes j (the row up to its first -1) and the other classes k
     of max(0, 1 - (x[j] - x[k])) / C per sample."""
-    one = x.array.ndim == 1
+    one = x.array.ndim <= 1
     if one:
         x = S.reshape(x, (1, -1))
     t = target.array if hasattr(target, "array") else as_array(target)

@@ -734,6 +734,113 @@ def _lstsq(A, B, rcond=None, *, driver=None):
     return _LSTSQ_T(*LA.lstsq(A, B, rcond, driver))
 
 
+# ---------------------------------------------------------------- activations and losses family
+# torch.<name> for the activations, distances and losses of torch.nn.functional
+# (torchlike/nn/functional.py, imported on the call: that module imports this table); the
+# aten forms take ``reduction`` as an int (0 none, 1 mean, 2 sum) and have in-place twins
+def _nnf():
+    from .nn import functional
+    return functional
+
+
+def _enum(reduction):
+    return ("none", "mean", "sum")[reduction] if isinstance(reduction, int) else reduction
+
+
+def _selu(input):  # noqa: A002
+    return _nnf().selu(input)
+
+
+def _selu_(input):  # noqa: A002
+    return _nnf().selu(input, True)
+
+
+def _celu(input, alpha=1.0):  # noqa: A002
+    return _nnf().celu(input, alpha)
+
+
+def _celu_(input, alpha=1.0):  # noqa: A002
+    return _nnf().celu(input, alpha, True)
+
+
+def _hardshrink(input, lambd=0.5):  # noqa: A002
+    return _nnf().hardshrink(input, lambd)
+
+
+def _rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):  # noqa: A002
+    return _nnf().rrelu(input, lower, upper, training)
+
+
+def _rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):  # noqa: A002
+    return _nnf().rrelu(input, lower, upper, training, True)
+
+
+def _threshold(input, threshold, value):  # noqa: A002
+    return _nnf().threshold(input, threshold, value)
+
+
+def _threshold_(input, threshold, value):  # noqa: A002
+    return _nnf().threshold(input, threshold, value, True)
+
+
+def _prelu(input, weight):  # noqa: A002
+    return _nnf().prelu(input, weight)
+
+
+def _cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    return _nnf().cosine_similarity(x1, x2, dim, eps)
+
+
+def _pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return _nnf().pairwise_distance(x1, x2, p, eps, keepdim)
+
+
+def _pdist(input, p=2):  # noqa: A002
+    return _nnf().pdist(input, p)
+
+
+def _bilinear(input1, input2, weight, bias=None):
+    return _nnf().bilinear(input1, input2, weight, bias)
+
+
+def _kl_div(input, target, reduction=1, log_target=False):  # noqa: A002
+    return _nnf().kl_div(input, target, reduction=_enum(reduction), log_target=log_target)
+
+
+def _cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):
+    return _nnf().cosine_embedding_loss(input1, input2, target, margin,
+                                        reduction=_enum(reduction))
+
+
+def _hinge_embedding_loss(input, target, margin=1.0, reduction=1):  # noqa: A002
+    return _nnf().hinge_embedding_loss(input, target, margin, reduction=_enum(reduction))
+
+
+def _margin_ranking_loss(input1, input2, target, margin=0.0, reduction=1):
+    return _nnf().margin_ranking_loss(input1, input2, target, margin,
+                                      reduction=_enum(reduction))
+
+
+def _poisson_nll_loss(input, target, log_input, full, eps, reduction):  # noqa: A002
+    return _nnf().poisson_nll_loss(input, target, log_input, full, eps=eps,
+                                   reduction=_enum(reduction))
+
+
+def _triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                         reduction=1):
+    return _nnf().triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
+                                      reduction=_enum(reduction))
+
+
+_ACTS_LOSSES_ROWS = [
+    *(Row(n, globals()["_" + n], forms="f") for n in (
+        "selu selu_ celu celu_ rrelu rrelu_ threshold threshold_ cosine_similarity "
+        "pairwise_distance pdist bilinear kl_div cosine_embedding_loss hinge_embedding_loss "
+        "margin_ranking_loss poisson_nll_loss triplet_margin_loss").split()),
+    Row("hardshrink", _hardshrink), Row("prelu", _prelu),
+]
+
+
 ROWS = [
     # elementwise: engine op, torch name and argument order agree
     *_rows("neg exp expm1 log log2 log10 log1p sqrt rsqrt square abs sign sin cos tan asin "
@@ -962,6 +1069,8 @@ ROWS = [
     Row("matrix_power", LA.matrix_power, "input, n, *, out=None", "input, n"),
     Row("pinverse", LA.pinv, "input, rcond=1e-15", "input, None, rcond"),
     Row("svd", _legacy_svd), Row("qr", _legacy_qr),
+    # activations and losses family (engine.ops.activation, engine.nn.losses)
+    *_ACTS_LOSSES_ROWS,
 ]
 
 FUNCTIONS: dict = {}
