@@ -761,6 +761,8 @@ ROWS = [
     Row("qr", _qr, forms="m"), Row("lstsq", _lstsq, forms="m"),
     Row("cond", LA.cond, "x, p=None, name=None", "x, p", "m"),
     Row("vecdot", LA.vecdot, "x, y, axis=-1, name=None", "x, y, axis", "f"),
+    # activations and losses family (engine.nn.losses): paddle.pdist
+    Row("pdist", "janusgrad.nn.losses.pdist", "x, p=2.0, name=None", "x, p", "f"),
 ]
 
 # ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)

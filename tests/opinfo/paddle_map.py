@@ -219,6 +219,37 @@ ROWS = {
     "special.digamma": Row("digamma"), "special.erf": Row("erf"),
 }
 
+
+# ---- activations and losses family: paddle's names, and the layouts that differ
+def _bilinear(a):
+    # paddle's bias is [1, out] (torch's [out])
+    b = a.get("bias")
+    if b is not None:
+        a["bias"] = b.detach().reshape(1, -1).requires_grad_(b.requires_grad)
+    return a
+
+
+def _default_distance(a):
+    # torch's samples pass nn.PairwiseDistance() itself: paddle's default is that distance
+    f = a.get("distance_function")
+    if f is not None:
+        if type(f).__name__ != "PairwiseDistance" or (f.norm, f.eps, f.keepdim) != (
+                2.0, 1e-6, False):
+            raise SkipSample("a torch distance function")
+        a["distance_function"] = None
+    a["input"] = a.pop("anchor")
+    return a
+
+
+ROWS.update({
+    "nn.functional.threshold": Row("nn.functional.thresholded_relu"),
+    "nn.functional.multilabel_margin_loss": Row("nn.functional.multi_label_margin_loss"),
+    "nn.functional.bilinear": Row("nn.functional.bilinear", {"input1": "x1", "input2": "x2"},
+                                  adapt=_bilinear),
+    "nn.functional.triplet_margin_with_distance_loss": Row(
+        "nn.functional.triplet_margin_with_distance_loss", adapt=_default_distance),
+})
+
 # same-named paddle APIs that are not the torch op's counterpart (different semantics), or
 # whose samples cannot be put in paddle's terms
 UNMAPPED = {
