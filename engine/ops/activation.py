@@ -132,21 +132,26 @@ def _hardswish_fwd(a):
 
 
 def _hardswish_rule(np, g, x):
-    # torch's: 0 below -3, x / 3 + 1/2 on [-3, 3], 1 above 3
-    mid = np.where(np.less_equal(x, 3.0), g * (x * (1.0 / 3.0) + 0.5), g)
-    return np.where(np.less(x, -3.0), g * 0.0, mid)
+    # torch's and paddle's: 0 up to -3, x / 3 + 1/2 between, 1 from 3 on
+    mid = np.where(np.less(x, 3.0), g * (x * (1.0 / 3.0) + 0.5), g)
+    return np.where(np.less_equal(x, -3.0), g * 0.0, mid)
 
 
 hardswish = _def_act("hardswish", _hardswish_fwd, _hardswish_rule, "x")
 
 
 def _shrink_rule(np, g, x, attrs):
-    lambd, = attrs
-    dead = np.logical_and(np.greater_equal(x, -lambd), np.less_equal(x, lambd))
+    lambd, open_ = attrs[0], len(attrs) > 1 and attrs[1]
+    if open_:  # (-lambd, lambd) is dead, its bounds pass
+        dead = np.logical_and(np.greater(x, -lambd), np.less(x, lambd))
+    else:
+        dead = np.logical_and(np.greater_equal(x, -lambd), np.less_equal(x, lambd))
     return np.where(dead, g * 0.0, g)
 
 
-def _hardshrink_fwd(a, lambd):
+def _hardshrink_fwd(a, lambd, open_):
+    if open_:
+        return xp_of(a).where((a > -lambd) & (a < lambd), 0.0, a)
     return xp_of(a).where((a >= -lambd) & (a <= lambd), 0.0, a)
 
 
@@ -159,9 +164,9 @@ _hardshrink = _def_act("hardshrink", _hardshrink_fwd, _shrink_rule)
 _softshrink = _def_act("softshrink", _softshrink_fwd, _shrink_rule)
 
 
-def hardshrink(x, lambd=0.5):
-    """x where |x| > lambd, else 0."""
-    return _hardshrink(x, float(lambd))
+def hardshrink(x, lambd=0.5, keep_bounds=False):
+    """x where |x| > lambd, else 0; ``keep_bounds``: x where |x| >= lambd (paddle's)."""
+    return _hardshrink(x, float(lambd), bool(keep_bounds))
 
 
 def softshrink(x, lambd=0.5):
@@ -265,15 +270,17 @@ def prelu(x, weight, channel_axis=1):
     return E.where_(E.gt(x, 0.0), x, E.mul(w, x))
 
 
-def leaky(x, slope):
-    return E.where_(E.gt(x, 0.0), x, E.mul(x, slope))
+def leaky(x, slope, zero_passes=False):
+    """x above 0 (from 0 on: ``zero_passes``, paddle's rrelu), slope * x elsewhere."""
+    return E.where_((E.ge if zero_passes else E.gt)(x, 0.0), x, E.mul(x, slope))
 
 
-def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=False, generator=None):
+def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=False, generator=None,
+          zero_passes=False):
     """leaky relu with slope (lower + upper) / 2 in evaluation; in training each negative
     element gets its own slope drawn uniformly from [lower, upper]."""
     if not training:
-        return leaky(x, (lower + upper) / 2.0)
+        return leaky(x, (lower + upper) / 2.0, zero_passes)
     from .creation import default_generator
     gen = default_generator if generator is None else generator
     a = x.array
@@ -323,6 +330,8 @@ spec("hardswish", hardswish, unary(-4.0, 4.0, avoid=(-3.0, 3.0)),
      ref=lambda a: a * host.clip(a + 3.0, 0.0, 6.0) / 6.0)
 spec("hardshrink", lambda x: hardshrink(x, 0.5), unary(avoid=(-0.5, 0.5)),
      ref=lambda a: host.where(host.abs(a) > 0.5, a, 0.0))
+spec("hardshrink_keep_bounds", lambda x: hardshrink(x, 0.5, True), unary(avoid=(-0.5, 0.5)),
+     ref=lambda a: host.where(host.abs(a) >= 0.5, a, 0.0))
 spec("softshrink", lambda x: softshrink(x, 0.5), unary(avoid=(-0.5, 0.5)),
      ref=lambda a: host.where(a > 0.5, a - 0.5, host.where(a < -0.5, a + 0.5, 0.0)))
 spec("threshold", lambda x: threshold(x, 0.3, -1.5), unary(avoid=(0.3,)),

@@ -803,7 +803,7 @@ def _bilinear(input1, input2, weight, bias=None):
     return _nnf().bilinear(input1, input2, weight, bias)
 
 
-def _kl_div(input, target, reduction=1, log_target=False):  # noqa: A002
+def _kl_div(input, target, reduction=1, *, log_target=False):  # noqa: A002
     return _nnf().kl_div(input, target, reduction=_enum(reduction), log_target=log_target)
 
 

@@ -211,6 +211,8 @@ install([
 # data_format (channels on axis 1 for NC*, last for N*C); cosine_similarity clamps the
 # product of the squared norms; cosine_embedding_loss adds 1e-11 to each squared magnitude
 # and reduces the last axis; hinge_embedding_loss counts only labels 1 and -1
+import struct as _struct  # noqa: E402
+
 from janusgrad.nn import losses as _NL  # noqa: E402
 from janusgrad.ops import activation as _A  # noqa: E402
 from janusgrad.ops import shape as _S  # noqa: E402
@@ -226,8 +228,13 @@ def hardswish(x, name=None):
     return _A.hardswish(x)
 
 
+def _f32(v: float) -> float:
+    return _struct.unpack("f", _struct.pack("f", v))[0]
+
+
 def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None):
-    return _A.hardsigmoid(x, slope, offset)
+    # paddle's kernel holds slope and offset as float32 numbers, whatever x's dtype
+    return _A.hardsigmoid(x, _f32(slope), _f32(offset))
 
 
 def glu(x, axis=-1, name=None):
@@ -269,7 +276,7 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
     if upper < lower:
         raise ValueError(f"The upper value must be greater than lower value. Received: "
                          f"{lower}, {upper}.")
-    return _A.rrelu(x, lower, upper, training)
+    return _A.rrelu(x, lower, upper, training, zero_passes=True)  # (x = 0 passes g)
 
 
 def silu(x, inplace=False, name=None):
@@ -310,7 +317,7 @@ def softshrink(x, threshold=0.5, name=None):
 
 
 def hardshrink(x, threshold=0.5, name=None):
-    return _A.hardshrink(x, threshold)
+    return _A.hardshrink(x, threshold, keep_bounds=True)  # (|x| = threshold is kept)
 
 
 def hardtanh(x, min=-1.0, max=1.0, name=None):  # noqa: A002

@@ -322,6 +322,8 @@ def softmin(input, dim=None, _stacklevel: int = 3, dtype=None):  # noqa: A002
     if dtype is not None:
         input = input.to(dtype)
     if dim is None:
+        warnings.warn("Implicit dimension choice for softmin has been deprecated. Change the "
+                      "call to include dim=X as an argument.", stacklevel=_stacklevel)
         nd = input.array.ndim
         dim = 0 if nd in (0, 1, 3) else 1
     return softmax(-input, dim)
