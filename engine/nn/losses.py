@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ..backend import as_array, host, int64, onto_device_of, xp_of
+from ..backend import as_array, host, int64, onto_device_of, to_host, xp_of
 from ..ops import elementwise as E
 from ..ops import index as I
 from ..ops import reduce as R
@@ -26,7 +26,7 @@ _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 def _mask(like, a):
     """Host/device bool array ``a`` as an untracked tensor of ``like``'s float dtype."""
     if type(a) is not type(like.array):
-        a = onto_device_of(host.asarray(a), like.array)
+        a = onto_device_of(as_array(a), like.array)
     return _const(like, a.astype(like.array.dtype))
 
 
@@ -68,7 +68,7 @@ def pdist(x, p=2.0):
     """The p-norm distances between the rows i < j of a 2-d ``x``, row-major."""
     n = x.array.shape[0]
     i, j = (type(x).wrap(onto_device_of(k.astype(int64), x.array))
-            for k in host.triu_indices(n, 1))
+            for k in host.triu_indices(n, 1))  # host-ok: index data, then moved
     rows_i = I.index_select(x, 0, i)
     rows_j = I.index_select(x, 0, j)
     return R.norm(E.sub(rows_i, rows_j), p, -1, False)
@@ -137,9 +137,9 @@ def multilabel_margin_loss(x, target, reduction="mean"):
     if one:
         x = S.reshape(x, (1, -1))
     t = target.array if hasattr(target, "array") else as_array(target)
-    t = host.asarray(t.get() if hasattr(t, "get") else t).reshape(x.array.shape)
+    t = to_host(t).reshape(x.array.shape)  # the target lists are read on the host
     n, c = x.array.shape
-    count = host.zeros((n, c))
+    count = host.zeros((n, c))  # host-ok: counts of the host target lists
     for r in range(n):
         for v in t[r]:
             if v < 0:
@@ -235,7 +235,7 @@ def kl_div(x, y, reduction="mean", log_target=False):
 
 
 # ---------------------------------------------------------------- specs
-def _two(lo=-2.0, hi=2.0, lo2=None, hi2=None, min_dims=2, max_dims=3):
+def _make_two(lo=-2.0, hi=2.0, lo2=None, hi2=None, min_dims=2, max_dims=3):
     def make(draw, st, hnp):
         shape = small_shape(draw, hnp, min_dims, max_dims)
         return [array(draw, st, hnp, shape, lo, hi),
@@ -244,12 +244,12 @@ def _two(lo=-2.0, hi=2.0, lo2=None, hi2=None, min_dims=2, max_dims=3):
     return make
 
 
-def _three(draw, st, hnp):
+def _make_three(draw, st, hnp):
     shape = small_shape(draw, hnp, 2, 2)
     return [array(draw, st, hnp, shape, lo, lo + 0.5) for lo in (0.0, 1.0, 2.0)], {}
 
 
-def _signs(shape):
+def _make_signs(shape):
     return host.where(host.arange(int(host.prod(shape))).reshape(shape) % 3 == 0, -1.0, 1.0)
 
 
@@ -260,14 +260,14 @@ def _cos_ref(a, b, axis=1):
 spec("nn.normalize", normalize, lambda draw, st, hnp: (
     [array(draw, st, hnp, small_shape(draw, hnp, 2, 3), 0.5, 2.0)], {}),
     ref=lambda a: a / host.sqrt((a * a).sum(1, keepdims=True)))
-spec("nn.cosine_similarity", cosine_similarity, _two(0.5, 2.0), ref=_cos_ref)
+spec("nn.cosine_similarity", cosine_similarity, _make_two(0.5, 2.0), ref=_cos_ref)
 spec("nn.cosine_similarity_product", lambda a, b: cosine_similarity(a, b, clamp_product=True),
-     _two(0.5, 2.0), ref=_cos_ref)
-spec("nn.pairwise_distance", pairwise_distance, _two(0.0, 1.0, 1.5, 2.5),
+     _make_two(0.5, 2.0), ref=_cos_ref)
+spec("nn.pairwise_distance", pairwise_distance, _make_two(0.0, 1.0, 1.5, 2.5),
      ref=lambda a, b: host.sqrt(((a - b + 1e-6) ** 2).sum(-1)))
 
 
-def _pdist_case(draw, st, hnp):
+def _make_pdist(draw, st, hnp):
     n, m = draw(st.integers(2, 4)), draw(st.integers(1, 3))
     base = host.arange(n, dtype=float).reshape(-1, 1) * 1.5
     return [base + array(draw, st, hnp, (n, m), 0.0, 0.5)], {}
@@ -278,29 +278,29 @@ def _pdist_ref(a):
     return host.sqrt(((a[i] - a[j]) ** 2).sum(-1))
 
 
-spec("nn.pdist", pdist, _pdist_case, ref=_pdist_ref)
+spec("nn.pdist", pdist, _make_pdist, ref=_pdist_ref)
 spec("nn.bilinear", bilinear, lambda draw, st, hnp: (
     [array(draw, st, hnp, (2, 3)), array(draw, st, hnp, (2, 4)),
      array(draw, st, hnp, (5, 3, 4)), array(draw, st, hnp, (5,))], {}),
     ref=lambda a, b, w, bias: host.einsum("ni,kij,nj->nk", a, w, b) + bias)
-spec("nn.soft_margin_loss", lambda x: soft_margin_loss(x, _const_like(x)), lambda draw, st, hnp: (
-    [array(draw, st, hnp, small_shape(draw, hnp, 1, 3))], {}),
-    ref=lambda a: host.log1p(host.exp(-_signs(a.shape) * a)).mean())
-
-
-def _const_like(x):
-    return _const(x, onto_device_of(_signs(x.array.shape).astype(x.array.dtype), x.array))
-
-
-spec("nn.margin_ranking_loss", lambda a, b: margin_ranking_loss(a, b, _const_like(a), 0.1),
-     _two(0.0, 1.0, 1.2, 2.0), ref=lambda a, b: host.maximum(
-        -_signs(a.shape) * (a - b) + 0.1, 0).mean())
-spec("nn.hinge_embedding_loss", lambda a: hinge_embedding_loss(a, _const_like(a), 2.5),
+spec("nn.soft_margin_loss", lambda x: soft_margin_loss(x, _make_signs_like(x)),
      lambda draw, st, hnp: ([array(draw, st, hnp, small_shape(draw, hnp, 1, 3))], {}),
-     ref=lambda a: host.where(_signs(a.shape) > 0, a, host.maximum(2.5 - a, 0)).mean())
+    ref=lambda a: host.log1p(host.exp(-_make_signs(a.shape) * a)).mean())
 
 
-def _mm_case(draw, st, hnp):
+def _make_signs_like(x):
+    return _const(x, onto_device_of(_make_signs(x.array.shape).astype(x.array.dtype), x.array))
+
+
+spec("nn.margin_ranking_loss", lambda a, b: margin_ranking_loss(a, b, _make_signs_like(a), 0.1),
+     _make_two(0.0, 1.0, 1.2, 2.0), ref=lambda a, b: host.maximum(
+        -_make_signs(a.shape) * (a - b) + 0.1, 0).mean())
+spec("nn.hinge_embedding_loss", lambda a: hinge_embedding_loss(a, _make_signs_like(a), 2.5),
+     lambda draw, st, hnp: ([array(draw, st, hnp, small_shape(draw, hnp, 1, 3))], {}),
+     ref=lambda a: host.where(_make_signs(a.shape) > 0, a, host.maximum(2.5 - a, 0)).mean())
+
+
+def _make_mm(draw, st, hnp):
     n, c = draw(st.integers(1, 3)), draw(st.integers(2, 4))
     t = draw(st.lists(st.integers(0, c - 1), min_size=n, max_size=n))
     # apart so that no margin term sits on its kink
@@ -318,13 +318,13 @@ def _mm_ref(a, target, p=1):
 
 
 spec("nn.multi_margin_loss", lambda x, target: multi_margin_loss(x, as_array(target)),
-     _mm_case, ref=_mm_ref, second_order=False)
+     _make_mm, ref=_mm_ref, second_order=False)
 spec("nn.multi_margin_loss_p2", lambda x, target: multi_margin_loss(x, as_array(target), 2),
-     _mm_case, ref=lambda a, target: _mm_ref(a, target, 2))
+     _make_mm, ref=lambda a, target: _mm_ref(a, target, 2))
 
 
-def _mlm_case(draw, st, hnp):
-    x, kw = _mm_case(draw, st, hnp)
+def _make_mlm(draw, st, hnp):
+    x, kw = _make_mm(draw, st, hnp)
     t = host.full(x[0].shape, -1)
     t[:, 0] = kw["target"]
     return x, {"target": t}
@@ -341,33 +341,33 @@ def _mlm_ref(a, target):
 
 
 spec("nn.multilabel_margin_loss", lambda x, target: multilabel_margin_loss(x, target),
-     _mlm_case, ref=_mlm_ref, second_order=False)
-spec("nn.multilabel_soft_margin_loss", multilabel_soft_margin_loss, _two(-2.0, 2.0, 0.0, 1.0),
+     _make_mlm, ref=_mlm_ref, second_order=False)
+spec("nn.multilabel_soft_margin_loss", multilabel_soft_margin_loss, _make_two(-2.0, 2.0, 0.0, 1.0),
      ref=lambda a, b: (-(b * host.log(1 / (1 + host.exp(-a))) + (1 - b) * host.log(
          1 / (1 + host.exp(a))))).mean(-1).mean(), grad_args=(0,))
 spec("nn.triplet_margin_loss", lambda a, p, n: triplet_margin_loss(a, p, n, margin=3.0),
-     _three, ref=lambda a, p, n: host.maximum(
+     _make_three, ref=lambda a, p, n: host.maximum(
         3.0 + host.sqrt(((a - p + 1e-6) ** 2).sum(-1)) - host.sqrt(((a - n + 1e-6) ** 2).sum(-1)),
         0).mean())
 spec("nn.cosine_embedding_loss", lambda a, b: cosine_embedding_loss(
-    a, b, _const(a, onto_device_of(_signs(a.array.shape[:1]), a.array)), -2.0),
-    _two(0.5, 2.0, max_dims=2), ref=lambda a, b: host.where(
-        _signs(a.shape[:1]) > 0, 1 - _cos_ref(a, b, -1), _cos_ref(a, b, -1) + 2.0).mean())
+    a, b, _const(a, onto_device_of(_make_signs(a.array.shape[:1]), a.array)), -2.0),
+    _make_two(0.5, 2.0, max_dims=2), ref=lambda a, b: host.where(
+        _make_signs(a.shape[:1]) > 0, 1 - _cos_ref(a, b, -1), _cos_ref(a, b, -1) + 2.0).mean())
 spec("nn.gaussian_nll_loss", gaussian_nll_loss, lambda draw, st, hnp: (
     [array(draw, st, hnp, (2, 3)), array(draw, st, hnp, (2, 3)),
      array(draw, st, hnp, (2, 3), 0.5, 2.0)], {}),
     ref=lambda a, b, v: (0.5 * (host.log(v) + (a - b) ** 2 / v)).mean())
-def _stirling(b):
+def _stirling_ref(b):
     c = host.where(b > 1, b, 2.0)
     return host.where(b > 1, c * host.log(c) - c + 0.5 * host.log(2 * host.pi * c), 0)
 
 
-spec("nn.poisson_nll_loss", lambda a, b: poisson_nll_loss(a, b, full=True), _two(
-    -1.0, 1.0, 0.0, 3.0), ref=lambda a, b: (host.exp(a) - b * a + _stirling(b)).mean(),
+spec("nn.poisson_nll_loss", lambda a, b: poisson_nll_loss(a, b, full=True), _make_two(
+    -1.0, 1.0, 0.0, 3.0), ref=lambda a, b: (host.exp(a) - b * a + _stirling_ref(b)).mean(),
     grad_args=(0,))
 spec("nn.poisson_nll_loss_linear", lambda a, b: poisson_nll_loss(a, b, log_input=False),
-     _two(0.5, 2.0, 0.0, 3.0), ref=lambda a, b: (a - b * host.log(a + 1e-8)).mean())
-spec("nn.kl_div", lambda a, b: kl_div(a, b, "batchmean"), _two(-2.0, 0.0, 0.1, 1.0),
+     _make_two(0.5, 2.0, 0.0, 3.0), ref=lambda a, b: (a - b * host.log(a + 1e-8)).mean())
+spec("nn.kl_div", lambda a, b: kl_div(a, b, "batchmean"), _make_two(-2.0, 0.0, 0.1, 1.0),
      ref=lambda a, b: (b * (host.log(b) - a)).sum() / a.shape[0])
-spec("nn.kl_div_log_target", lambda a, b: kl_div(a, b, "sum", True), _two(-2.0, 0.0),
+spec("nn.kl_div_log_target", lambda a, b: kl_div(a, b, "sum", True), _make_two(-2.0, 0.0),
      ref=lambda a, b: (host.exp(b) * (b - a)).sum())

@@ -285,7 +285,7 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=False, generator=None,
     gen = default_generator if generator is None else generator
     a = x.array
     slopes = gen.rng.uniform(lower, upper, a.shape)
-    w = type(x).wrap(onto_device_of(host.asarray(slopes, a.dtype), a))
+    w = type(x).wrap(onto_device_of(slopes.astype(a.dtype), a))
     return E.where_(E.gt(x, 0.0), x, E.mul(x, w))
 
 
@@ -304,7 +304,7 @@ def activation_tensors() -> dict:
 
 
 # ---------------------------------------------------------------- specs
-def _sig(a):
+def _sig_ref(a):
     return 1.0 / (1.0 + host.exp(-a))
 
 
@@ -338,12 +338,12 @@ spec("threshold", lambda x: threshold(x, 0.3, -1.5), unary(avoid=(0.3,)),
      ref=lambda a: host.where(a > 0.3, a, -1.5))
 spec("softsign", softsign, unary(avoid=_K0), ref=lambda a: a / (1 + host.abs(a)))
 spec("tanhshrink", tanhshrink, unary(), ref=lambda a: a - host.tanh(a))
-spec("silu", silu, unary(-5.0, 5.0), ref=lambda a: a * _sig(a))
+spec("silu", silu, unary(-5.0, 5.0), ref=lambda a: a * _sig_ref(a))
 spec("mish", mish, unary(-5.0, 5.0), ref=lambda a: a * host.tanh(host.log1p(host.exp(a))))
-spec("logsigmoid", logsigmoid, unary(-5.0, 5.0), ref=lambda a: host.log(_sig(a)))
+spec("logsigmoid", logsigmoid, unary(-5.0, 5.0), ref=lambda a: host.log(_sig_ref(a)))
 
 
-def _glu_case(draw, st, hnp):
+def _make_glu(draw, st, hnp):
     shape = list(small_shape(draw, hnp, 1, 3))
     axis = draw(st.integers(-len(shape), len(shape) - 1))
     shape[axis] *= 2
@@ -352,13 +352,13 @@ def _glu_case(draw, st, hnp):
 
 def _glu_ref(a, axis):
     x, y = host.split(a, 2, axis)
-    return x * _sig(y)
+    return x * _sig_ref(y)
 
 
-spec("glu", glu, _glu_case, ref=_glu_ref)
+spec("glu", glu, _make_glu, ref=_glu_ref)
 
 
-def _prelu_case(draw, st, hnp):
+def _make_prelu(draw, st, hnp):
     shape = small_shape(draw, hnp, 2, 3)
     return [array(draw, st, hnp, shape, avoid=_K0),
             array(draw, st, hnp, (shape[1],), 0.0, 0.5)], {}
@@ -369,7 +369,7 @@ def _prelu_ref(a, w):
     return host.where(a > 0, a, w * a)
 
 
-spec("prelu", prelu, _prelu_case, ref=_prelu_ref)
+spec("prelu", prelu, _make_prelu, ref=_prelu_ref)
 spec("rrelu_eval", lambda x: rrelu(x, 0.1, 0.3), unary(avoid=_K0),
      ref=lambda a: host.where(a > 0, a, 0.2 * a))
 spec("softmin", lambda x: softmin(x, -1), unary(),

@@ -735,109 +735,61 @@ def _lstsq(A, B, rcond=None, *, driver=None):
 
 
 # ---------------------------------------------------------------- activations and losses family
-# torch.<name> for the activations, distances and losses of torch.nn.functional
-# (torchlike/nn/functional.py, imported on the call: that module imports this table); the
-# aten forms take ``reduction`` as an int (0 none, 1 mean, 2 sum) and have in-place twins
-def _nnf():
-    from .nn import functional
-    return functional
+# torch.<name> for the activations, distances and losses torch also keeps in its namespace
+# (aten's forms: ``reduction`` an int, 0 none, 1 mean, 2 sum; in-place twins of some), over
+# engine.ops.activation and engine.nn.losses; torch.nn.functional's own forms, with their
+# checks, are torchlike/nn/functional.py's
+from janusgrad.nn import losses as _NL  # noqa: E402
+from janusgrad.ops import activation as _A  # noqa: E402
+
+_ENUM = "('none', 'mean', 'sum')[reduction] if isinstance(reduction, int) else reduction"
 
 
-def _enum(reduction):
-    return ("none", "mean", "sum")[reduction] if isinstance(reduction, int) else reduction
+def _in_place(fn):
+    def f(input, *args):  # noqa: A002
+        return inplace.update(input, fn, *args)
+    f.__name__ = fn.__name__ + "_"
+    return f
 
 
-def _selu(input):  # noqa: A002
-    return _nnf().selu(input)
-
-
-def _selu_(input):  # noqa: A002
-    return _nnf().selu(input, True)
-
-
-def _celu(input, alpha=1.0):  # noqa: A002
-    return _nnf().celu(input, alpha)
-
-
-def _celu_(input, alpha=1.0):  # noqa: A002
-    return _nnf().celu(input, alpha, True)
-
-
-def _hardshrink(input, lambd=0.5):  # noqa: A002
-    return _nnf().hardshrink(input, lambd)
-
-
-def _rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):  # noqa: A002
-    return _nnf().rrelu(input, lower, upper, training)
-
-
-def _rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):  # noqa: A002
-    return _nnf().rrelu(input, lower, upper, training, True)
-
-
-def _threshold(input, threshold, value):  # noqa: A002
-    return _nnf().threshold(input, threshold, value)
-
-
-def _threshold_(input, threshold, value):  # noqa: A002
-    return _nnf().threshold(input, threshold, value, True)
-
-
-def _prelu(input, weight):  # noqa: A002
-    return _nnf().prelu(input, weight)
-
-
-def _cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    return _nnf().cosine_similarity(x1, x2, dim, eps)
-
-
-def _pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    return _nnf().pairwise_distance(x1, x2, p, eps, keepdim)
-
-
-def _pdist(input, p=2):  # noqa: A002
-    return _nnf().pdist(input, p)
-
-
-def _bilinear(input1, input2, weight, bias=None):
-    return _nnf().bilinear(input1, input2, weight, bias)
-
-
-def _kl_div(input, target, reduction=1, *, log_target=False):  # noqa: A002
-    return _nnf().kl_div(input, target, reduction=_enum(reduction), log_target=log_target)
-
-
-def _cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):
-    return _nnf().cosine_embedding_loss(input1, input2, target, margin,
-                                        reduction=_enum(reduction))
-
-
-def _hinge_embedding_loss(input, target, margin=1.0, reduction=1):  # noqa: A002
-    return _nnf().hinge_embedding_loss(input, target, margin, reduction=_enum(reduction))
-
-
-def _margin_ranking_loss(input1, input2, target, margin=0.0, reduction=1):
-    return _nnf().margin_ranking_loss(input1, input2, target, margin,
-                                      reduction=_enum(reduction))
-
-
-def _poisson_nll_loss(input, target, log_input, full, eps, reduction):  # noqa: A002
-    return _nnf().poisson_nll_loss(input, target, log_input, full, eps=eps,
-                                   reduction=_enum(reduction))
-
-
-def _triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
-                         reduction=1):
-    return _nnf().triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
-                                      reduction=_enum(reduction))
+def _torch_prelu(input, weight):  # noqa: A002
+    return _A.prelu(input, weight, 1 if input.array.ndim >= 2 else 0)
 
 
 _ACTS_LOSSES_ROWS = [
-    *(Row(n, globals()["_" + n], forms="f") for n in (
-        "selu selu_ celu celu_ rrelu rrelu_ threshold threshold_ cosine_similarity "
-        "pairwise_distance pdist bilinear kl_div cosine_embedding_loss hinge_embedding_loss "
-        "margin_ranking_loss poisson_nll_loss triplet_margin_loss").split()),
-    Row("hardshrink", _hardshrink), Row("prelu", _prelu),
+    Row("selu", _A.selu, "input", "input", "f"),
+    Row("selu_", _in_place(_A.selu), "input", "input", "f"),
+    Row("celu", _A.celu, "input, alpha=1.0", forms="f"),
+    Row("celu_", _in_place(_A.celu), "input, alpha=1.0", forms="f"),
+    Row("rrelu", _A.rrelu, "input, lower=0.125, upper=0.3333333333333333, training=False, "
+        "generator=None", "input, lower, upper, training", "f"),
+    Row("rrelu_", _in_place(_A.rrelu), "input, lower=0.125, upper=0.3333333333333333, "
+        "training=False, generator=None", "input, lower, upper, training", "f"),
+    Row("threshold", _A.threshold, "input, threshold, value", forms="f"),
+    Row("threshold_", _in_place(_A.threshold), "input, threshold, value", forms="f"),
+    Row("hardshrink", _A.hardshrink, "input, lambd=0.5", "input, lambd"),
+    Row("prelu", _torch_prelu, "input, weight"),
+    Row("cosine_similarity", _NL.cosine_similarity, "x1, x2, dim=1, eps=1e-08", forms="f"),
+    Row("pairwise_distance", _NL.pairwise_distance, "x1, x2, p=2.0, eps=1e-06, keepdim=False",
+        forms="f"),
+    Row("pdist", _NL.pdist, "input, p=2", forms="f"),
+    Row("bilinear", _NL.bilinear, "input1, input2, weight, bias=None", forms="f"),
+    Row("kl_div", _NL.kl_div, "input, target, reduction=1, *, log_target=False",
+        f"input, target, {_ENUM}, log_target", "f"),
+    Row("cosine_embedding_loss", _NL.cosine_embedding_loss,
+        "input1, input2, target, margin=0.0, reduction=1",
+        f"input1, input2, target, margin, {_ENUM}, 1e-12, target.array.ndim", "f"),
+    Row("hinge_embedding_loss", _NL.hinge_embedding_loss,
+        "input, target, margin=1.0, reduction=1", f"input, target, margin, {_ENUM}", "f"),
+    Row("margin_ranking_loss", _NL.margin_ranking_loss,
+        "input1, input2, target, margin=0.0, reduction=1",
+        f"input1, input2, target, margin, {_ENUM}", "f"),
+    Row("poisson_nll_loss", _NL.poisson_nll_loss,
+        "input, target, log_input, full, eps, reduction",
+        f"input, target, log_input, full, eps, {_ENUM}", "f"),
+    Row("triplet_margin_loss", _NL.triplet_margin_loss,
+        "anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, reduction=1",
+        f"anchor, positive, negative, margin, p, eps, swap, {_ENUM}", "f"),
 ]
 
 

@@ -290,7 +290,8 @@ def tanhshrink(input):  # noqa: A002
     return _A.tanhshrink(input)
 
 
-def glu(input, dim: int = -1):  # noqa: A002
+def glu(input, dim: int = -1, *, axis=None):  # noqa: A002
+    dim = dim if axis is None else axis
     nd = input.array.ndim
     if nd == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
@@ -318,7 +319,8 @@ def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool 
     return _maybe_inplace(input, inplace, _A.rrelu, lower, upper, training)
 
 
-def softmin(input, dim=None, _stacklevel: int = 3, dtype=None):  # noqa: A002
+def softmin(input, dim=None, _stacklevel: int = 3, dtype=None, *, axis=None):  # noqa: A002
+    dim = dim if axis is None else axis
     if dtype is not None:
         input = input.to(dtype)
     if dim is None:
@@ -329,15 +331,20 @@ def softmin(input, dim=None, _stacklevel: int = 3, dtype=None):  # noqa: A002
     return softmax(-input, dim)
 
 
-def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None):  # noqa: A002
+def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None,  # noqa: A002
+              *, axis=None):
+    dim = dim if axis is None else axis
     return _NL.normalize(input, p, dim, eps)
 
 
-def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
+def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8, *, axis=None):
+    dim = dim if axis is None else axis
     return _NL.cosine_similarity(x1, x2, dim, eps)
 
 
-def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False):
+def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False, *,
+                      keepdims=None):
+    keepdim = keepdim if keepdims is None else keepdims
     return _NL.pairwise_distance(x1, x2, p, eps, keepdim)
 
 
