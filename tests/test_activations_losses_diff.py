@@ -39,15 +39,22 @@ TORCH_MODULES = [
 @pytest.mark.parametrize("name,args", TORCH_MODULES)
 def test_torch_module_repr_and_options(tt, name, args):
     torch, tl = tt
-    ref, sub = getattr(torch.nn, name)(*args), getattr(tl.nn, name)(*args)
-    assert repr(sub) == repr(ref)
-    assert type(sub).__module__ == type(ref).__module__
+    ref, sub = _same_module(torch, tl, name, args)
     for k, v in vars(ref).items():
         if not k.startswith("_") and isinstance(v, (bool, int, float, str)):
             assert getattr(sub, k) == v, k
+
+
+def _same_module(ref_lib, sub_lib, name, args):
+    """The module ``name(*args)`` of both: same repr, class module, parameter names and
+    shapes."""
+    ref, sub = getattr(ref_lib.nn, name)(*args), getattr(sub_lib.nn, name)(*args)
+    assert repr(sub) == repr(ref)
+    assert type(sub).__module__ == type(ref).__module__
     assert [n for n, _ in sub.named_parameters()] == [n for n, _ in ref.named_parameters()]
     for (_, p), (_, q) in zip(sub.named_parameters(), ref.named_parameters()):
-        assert tuple(p.shape) == tuple(q.shape)
+        assert list(p.shape) == list(q.shape)
+    return ref, sub
 
 
 def _torch_pair(tt, name, arrays, args=(), kwargs=None, grad=True):
@@ -159,13 +166,7 @@ PADDLE_LAYERS = [
 
 @pytest.mark.parametrize("name,args", PADDLE_LAYERS)
 def test_paddle_layer_repr(pp, name, args):
-    paddle, pl = pp
-    ref, sub = getattr(paddle.nn, name)(*args), getattr(pl.nn, name)(*args)
-    assert repr(sub) == repr(ref)
-    assert type(sub).__module__ == type(ref).__module__
-    assert [n for n, _ in sub.named_parameters()] == [n for n, _ in ref.named_parameters()]
-    for (_, p), (_, q) in zip(sub.named_parameters(), ref.named_parameters()):
-        assert list(p.shape) == list(q.shape)
+    _same_module(*pp, name, args)
 
 
 def _paddle_pair(pp, name, arrays, kwargs=None, grads=True):
@@ -231,3 +232,16 @@ def test_paddle_rrelu_training_draws_slopes(pp):
     _, pl = pp
     y = pl.nn.functional.rrelu(pl.to_tensor(-np.ones((200, 50))), 0.1, 0.3).numpy()
     assert np.all(-y >= 0.1) and np.all(-y <= 0.3) and np.std(y) > 0.03
+
+
+@pytest.mark.parametrize("name", ["MarginRankingLoss", "CosineEmbeddingLoss",
+                                  "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+                                  "GaussianNLLLoss", "PoissonNLLLoss",
+                                  "MultiLabelSoftMarginLoss"])
+def test_paddle_loss_layer_refuses_a_bad_reduction(pp, name):
+    paddle, pl = pp
+    with pytest.raises(ValueError) as e:
+        getattr(paddle.nn, name)(reduction="bad")
+    with pytest.raises(ValueError) as g:
+        getattr(pl.nn, name)(reduction="bad")
+    assert str(g.value) == str(e.value)

@@ -32,43 +32,7 @@ from .parameter import ParamAttr, Parameter
 
 # isort: split
 # activations and losses family
-from .activation_ext import (
-    CELU,
-    ELU,
-    GLU,
-    SELU,
-    Bilinear,
-    CosineSimilarity,
-    Hardshrink,
-    Hardsigmoid,
-    Hardswish,
-    Hardtanh,
-    LogSigmoid,
-    Mish,
-    PairwiseDistance,
-    PReLU,
-    ReLU6,
-    RReLU,
-    Silu,
-    Softshrink,
-    Softsign,
-    Swish,
-    Tanhshrink,
-    ThresholdedReLU,
-)
-from .loss_ext import (
-    CosineEmbeddingLoss,
-    GaussianNLLLoss,
-    HingeEmbeddingLoss,
-    KLDivLoss,
-    MarginRankingLoss,
-    MultiLabelMarginLoss,
-    MultiLabelSoftMarginLoss,
-    MultiMarginLoss,
-    PoissonNLLLoss,
-    SoftMarginLoss,
-    TripletMarginLoss,
-    TripletMarginWithDistanceLoss,
-)
+from .activation_ext import *  # noqa: F403
+from .loss_ext import *  # noqa: F403
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn")

@@ -15,35 +15,20 @@ class _Plain(_Activation):
     _fn = None
 
     def forward(self, x):
-        return type(self)._fn(x)
+        return self._fn(x)
 
 
-class Hardswish(_Plain):
-    _fn = F.hardswish
+def _plain(name: str, fn) -> type:
+    return type(name, (_Plain,), {"_fn": staticmethod(fn), "__qualname__": name})
 
 
-class ReLU6(_Plain):
-    _fn = F.relu6
-
-
-class Swish(_Plain):
-    _fn = F.swish
-
-
-class Mish(_Plain):
-    _fn = F.mish
-
-
-class Softsign(_Plain):
-    _fn = F.softsign
-
-
-class Tanhshrink(_Plain):
-    _fn = F.tanhshrink
-
-
-class LogSigmoid(_Plain):
-    _fn = F.log_sigmoid
+Hardswish = _plain("Hardswish", F.hardswish)
+ReLU6 = _plain("ReLU6", F.relu6)
+Swish = _plain("Swish", F.swish)
+Mish = _plain("Mish", F.mish)
+Softsign = _plain("Softsign", F.softsign)
+Tanhshrink = _plain("Tanhshrink", F.tanhshrink)
+LogSigmoid = _plain("LogSigmoid", F.log_sigmoid)
 
 
 class Hardsigmoid(_Activation):

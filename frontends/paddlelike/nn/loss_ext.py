@@ -6,6 +6,13 @@ from . import functional as F
 from .layer import Layer
 
 
+def _check(reduction, layer: str) -> None:
+    if reduction not in ("sum", "mean", "none"):
+        where = f" in {layer}" if layer else ""
+        raise ValueError(f"The value of 'reduction'{where} should be 'sum', 'mean' or 'none', "
+                         f"but received {reduction}, which is not allowed.")
+
+
 class _Loss(Layer):
     def __init__(self, reduction="mean", name=None) -> None:
         super().__init__()
@@ -25,10 +32,7 @@ class MultiLabelMarginLoss(_Loss):
 
 class MarginRankingLoss(_Loss):
     def __init__(self, margin=0.0, reduction="mean", name=None) -> None:
-        if reduction not in ("sum", "mean", "none"):
-            raise ValueError("The value of 'reduction' in MarginRankingLoss should be 'sum', "
-                             f"'mean' or 'none', but received {reduction}, which is not "
-                             "allowed.")
+        _check(reduction, "MarginRankingLoss")
         super().__init__(reduction, name)
         self.margin = margin
 
@@ -41,9 +45,7 @@ class CosineEmbeddingLoss(_Loss):
         if margin > 1 or margin < -1:
             raise ValueError("The value of 'margin' should be in the interval of [-1, 1], but "
                              f"received {margin}, which is not allowed.")
-        if reduction not in ("sum", "mean", "none"):
-            raise ValueError("The value of 'reduction' should be 'sum', 'mean' or 'none', but "
-                             f"received {reduction}, which is not allowed.")
+        _check(reduction, "")
         super().__init__(reduction, name)
         self.margin = margin
 
@@ -87,10 +89,7 @@ class MultiLabelSoftMarginLoss(_Loss):
 class TripletMarginLoss(_Loss):
     def __init__(self, margin=1.0, p=2.0, epsilon=1e-6, swap=False, reduction="mean",
                  name=None) -> None:
-        if reduction not in ("sum", "mean", "none"):
-            raise ValueError("The value of 'reduction' in TripletMarginLoss should be 'sum', "
-                             f"'mean' or 'none', but received {reduction}, which is not "
-                             "allowed.")
+        _check(reduction, "TripletMarginLoss")
         super().__init__(reduction, name)
         self.margin = margin
         self.p = p
@@ -105,10 +104,7 @@ class TripletMarginLoss(_Loss):
 class TripletMarginWithDistanceLoss(_Loss):
     def __init__(self, distance_function=None, margin=1.0, swap=False, reduction="mean",
                  name=None) -> None:
-        if reduction not in ("sum", "mean", "none"):
-            raise ValueError("The value of 'reduction' in TripletMarginWithDistanceLoss should "
-                             f"be 'sum', 'mean' or 'none', but received {reduction}, which is "
-                             "not allowed.")
+        _check(reduction, "TripletMarginWithDistanceLoss")
         super().__init__(reduction, name)
         self.distance_function = distance_function
         self.margin = margin
@@ -122,10 +118,7 @@ class TripletMarginWithDistanceLoss(_Loss):
 
 class GaussianNLLLoss(_Loss):
     def __init__(self, full=False, epsilon=1e-6, reduction="mean", name=None) -> None:
-        if reduction not in ("sum", "mean", "none"):
-            raise ValueError("The value of 'reduction' in GaussianNLLLoss should be 'sum', "
-                             f"'mean' or 'none', but received {reduction}, which is not "
-                             "allowed.")
+        _check(reduction, "GaussianNLLLoss")
         super().__init__(reduction, name)
         self.full = full
         self.epsilon = epsilon
@@ -141,10 +134,7 @@ class PoissonNLLLoss(_Loss):
         if epsilon <= 0:
             raise ValueError("The value of `epsilon` in PoissonNLLLoss should be positve, but "
                              f"received {epsilon:f}, which is not allowed")
-        if reduction not in ("sum", "mean", "none"):
-            raise ValueError("The value of 'reduction' in PoissonNLLLoss should be 'sum', "
-                             f"'mean' or 'none', but received {reduction}, which is not "
-                             "allowed.")
+        _check(reduction, "PoissonNLLLoss")
         super().__init__(reduction, name)
         self.log_input = log_input
         self.full = full

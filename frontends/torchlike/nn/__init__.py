@@ -34,44 +34,10 @@ from .parameter import Buffer, Parameter
 
 # isort: split
 # activations and losses family
-from .modules.activation_ext import (
-    CELU,
-    ELU,
-    GLU,
-    SELU,
-    Bilinear,
-    CosineSimilarity,
-    Hardshrink,
-    Hardsigmoid,
-    Hardswish,
-    Hardtanh,
-    LogSigmoid,
-    Mish,
-    PairwiseDistance,
-    PReLU,
-    ReLU6,
-    RReLU,
-    SiLU,
-    Softmin,
-    Softshrink,
-    Softsign,
-    Tanhshrink,
-    Threshold,
-)
-from .modules.loss_ext import (
-    CosineEmbeddingLoss,
-    GaussianNLLLoss,
-    HingeEmbeddingLoss,
-    KLDivLoss,
-    MarginRankingLoss,
-    MultiLabelMarginLoss,
-    MultiLabelSoftMarginLoss,
-    MultiMarginLoss,
-    PoissonNLLLoss,
-    SoftMarginLoss,
-    TripletMarginLoss,
-    TripletMarginWithDistanceLoss,
-)
+from .modules import activation_ext as _acts
+from .modules import loss_ext as _losses
+from .modules.activation_ext import *  # noqa: F403
+from .modules.loss_ext import *  # noqa: F403
 
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
@@ -79,12 +45,5 @@ __all__ = [
     "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "modules", "utils",
 ]
-__all__ += [
-    "Bilinear", "CELU", "CosineEmbeddingLoss", "CosineSimilarity", "ELU", "GLU",
-    "GaussianNLLLoss", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "HingeEmbeddingLoss",
-    "KLDivLoss", "LogSigmoid", "MarginRankingLoss", "Mish", "MultiLabelMarginLoss",
-    "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PReLU", "PairwiseDistance", "PoissonNLLLoss",
-    "RReLU", "ReLU6", "SELU", "SiLU", "SoftMarginLoss", "Softmin", "Softshrink", "Softsign",
-    "Tanhshrink", "Threshold", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
-]
+__all__ += [*_acts.__all__, *_losses.__all__]
 __getattr__ = module_getattr("torchlike", "torch.nn")

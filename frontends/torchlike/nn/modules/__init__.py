@@ -31,44 +31,10 @@ from .module import Module
 
 # isort: split
 # activations and losses family
-from .activation_ext import (
-    CELU,
-    ELU,
-    GLU,
-    SELU,
-    Bilinear,
-    CosineSimilarity,
-    Hardshrink,
-    Hardsigmoid,
-    Hardswish,
-    Hardtanh,
-    LogSigmoid,
-    Mish,
-    PairwiseDistance,
-    PReLU,
-    ReLU6,
-    RReLU,
-    SiLU,
-    Softmin,
-    Softshrink,
-    Softsign,
-    Tanhshrink,
-    Threshold,
-)
-from .loss_ext import (
-    CosineEmbeddingLoss,
-    GaussianNLLLoss,
-    HingeEmbeddingLoss,
-    KLDivLoss,
-    MarginRankingLoss,
-    MultiLabelMarginLoss,
-    MultiLabelSoftMarginLoss,
-    MultiMarginLoss,
-    PoissonNLLLoss,
-    SoftMarginLoss,
-    TripletMarginLoss,
-    TripletMarginWithDistanceLoss,
-)
+from . import activation_ext as _acts
+from . import loss_ext as _losses
+from .activation_ext import *  # noqa: F403
+from .loss_ext import *  # noqa: F403
 
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
@@ -76,11 +42,4 @@ __all__ = [
     "MSELoss", "Module", "ModuleList", "NLLLoss", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
 ]
-__all__ += [
-    "Bilinear", "CELU", "CosineEmbeddingLoss", "CosineSimilarity", "ELU", "GLU",
-    "GaussianNLLLoss", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "HingeEmbeddingLoss",
-    "KLDivLoss", "LogSigmoid", "MarginRankingLoss", "Mish", "MultiLabelMarginLoss",
-    "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PReLU", "PairwiseDistance", "PoissonNLLLoss",
-    "RReLU", "ReLU6", "SELU", "SiLU", "SoftMarginLoss", "Softmin", "Softshrink", "Softsign",
-    "Tanhshrink", "Threshold", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
-]
+__all__ += [*_acts.__all__, *_losses.__all__]

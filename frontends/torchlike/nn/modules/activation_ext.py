@@ -26,7 +26,7 @@ class _Inplace(Module):
         self.inplace = inplace
 
     def forward(self, input):  # noqa: A002
-        return type(self)._fn(input, self.inplace)
+        return self._fn(input, self.inplace)
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace and self._show_inplace else ""
@@ -41,41 +41,22 @@ class _Plain(Module):
         super().__init__()
 
     def forward(self, input):  # noqa: A002
-        return type(self)._fn(input)
+        return self._fn(input)
 
 
-class SELU(_Inplace):
-    _fn = F.selu
+def _activation(name: str, base: type, fn, show_inplace: bool = True) -> type:
+    return type(name, (base,), {"_fn": staticmethod(fn), "_show_inplace": show_inplace,
+                                "__qualname__": name})
 
 
-class SiLU(_Inplace):
-    _fn = F.silu
-
-
-class Mish(_Inplace):
-    _fn = F.mish
-
-
-class Hardswish(_Inplace):
-    _fn = F.hardswish
-    _show_inplace = False
-
-
-class Hardsigmoid(_Inplace):
-    _fn = F.hardsigmoid
-    _show_inplace = False
-
-
-class Softsign(_Plain):
-    _fn = F.softsign
-
-
-class Tanhshrink(_Plain):
-    _fn = F.tanhshrink
-
-
-class LogSigmoid(_Plain):
-    _fn = F.logsigmoid
+SELU = _activation("SELU", _Inplace, F.selu)
+SiLU = _activation("SiLU", _Inplace, F.silu)
+Mish = _activation("Mish", _Inplace, F.mish)
+Hardswish = _activation("Hardswish", _Inplace, F.hardswish, False)
+Hardsigmoid = _activation("Hardsigmoid", _Inplace, F.hardsigmoid, False)
+Softsign = _activation("Softsign", _Plain, F.softsign)
+Tanhshrink = _activation("Tanhshrink", _Plain, F.tanhshrink)
+LogSigmoid = _activation("LogSigmoid", _Plain, F.logsigmoid)
 
 
 class ELU(Module):
