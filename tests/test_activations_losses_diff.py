@@ -245,3 +245,20 @@ def test_paddle_loss_layer_refuses_a_bad_reduction(pp, name):
     with pytest.raises(ValueError) as g:
         getattr(pl.nn, name)(reduction="bad")
     assert str(g.value) == str(e.value)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x: m.nn.functional.celu(x, 0.0),
+    lambda m, x: m.nn.functional.hardtanh(m.tensor([True])),
+    lambda m, x: m.nn.functional.glu(x[0, :3]),
+    lambda m, x: m.nn.functional.softshrink(x, -1.5),
+    lambda m, x: m.nn.functional.hardtanh(x, 2.0, 1.0),
+    lambda m, x: m.nn.functional.prelu(x, m.ones(3, dtype=x.dtype)),
+])
+def test_torch_errors(tt, call):
+    errors = []
+    for lib in tt:
+        with pytest.raises(Exception) as e:
+            call(lib, lib.tensor(X))
+        errors.append((type(e.value), str(e.value)))
+    assert errors[1] == errors[0]

@@ -231,14 +231,14 @@ def selu(input, inplace: bool = False):  # noqa: A002
 
 def celu(input, alpha: float = 1.0, inplace: bool = False):  # noqa: A002
     if alpha == 0:
-        raise RuntimeError("ZeroDivisionError")
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     return _maybe_inplace(input, inplace, _A.celu, alpha)
 
 
 def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0,  # noqa: A002
              inplace: bool = False):
     if input.array.dtype.kind == "b":
-        raise RuntimeError('"hardtanh_cpu" not implemented for \'Bool\'')
+        raise RuntimeError("Bool inputs not supported for hardtanh")
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     return _maybe_inplace(input, inplace, _A.hardtanh, min_val, max_val)
@@ -270,7 +270,10 @@ def hardshrink(input, lambd: float = 0.5):  # noqa: A002
 
 def softshrink(input, lambd: float = 0.5):  # noqa: A002
     if lambd < 0:
-        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+        kind, top = (("Double", "1.79769e+308") if input.array.dtype.name == "float64"
+                     else ("Float", "3.40282e+38"))
+        raise RuntimeError(f"lambda must be in range [0, {top}] for input dtype {kind}, but "
+                           f"found {lambd:g}")
     return _A.softshrink(input, lambd)
 
 
