@@ -99,11 +99,13 @@ def load_all() -> None:
     from .. import composite, inplace  # noqa: F401  (composites; in-place setitem is an op)
     from ..nn import (  # noqa: F401
         functional,  # (layer and loss specs)
+        losses,  # (distances, margin and likelihood losses)
         norm,  # (normalisation, embedding, structured dropout)
         pool,  # (pooling, padding, resampling)
         recurrent,  # (the fused recurrent sequence op)
     )
     from . import (  # noqa: F401
+        activation,  # (elementwise activations)
         conv,  # (convolution, transposed convolution, unfold/fold)
         creation,
         elementwise,

@@ -902,6 +902,8 @@ ROWS = [
     Row("divide", _divide, forms="fmi"),
     Row("round", _round, forms="fmi"),
     Row("cumsum", _cumsum, forms="fmi"),
+    # activations and losses family (engine.nn.losses): paddle.pdist
+    Row("pdist", "janusgrad.nn.losses.pdist", "x, p=2.0, name=None", "x, p", "f"),
 ]
 
 # ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)

@@ -1022,6 +1022,64 @@ def _nn_functional(name, **fixed):
         return f(*args, **kwargs, **fixed)
     fn.__name__ = fn.__qualname__ = name
     return fn
+# ---------------------------------------------------------------- activations and losses family
+# torch.<name> for the activations, distances and losses torch also keeps in its namespace
+# (aten's forms: ``reduction`` an int, 0 none, 1 mean, 2 sum; in-place twins of some), over
+# engine.ops.activation and engine.nn.losses; torch.nn.functional's own forms, with their
+# checks, are torchlike/nn/functional.py's
+from janusgrad.nn import losses as _NL  # noqa: E402
+from janusgrad.ops import activation as _A  # noqa: E402
+
+_ENUM = "('none', 'mean', 'sum')[reduction] if isinstance(reduction, int) else reduction"
+
+
+def _in_place(fn):
+    def f(input, *args):  # noqa: A002
+        return inplace.update(input, fn, *args)
+    f.__name__ = fn.__name__ + "_"
+    return f
+
+
+def _torch_prelu(input, weight):  # noqa: A002
+    return _A.prelu(input, weight, 1 if input.array.ndim >= 2 else 0)
+
+
+_ACTS_LOSSES_ROWS = [
+    Row("selu", _A.selu, "input", "input", "f"),
+    Row("selu_", _in_place(_A.selu), "input", "input", "f"),
+    Row("celu", _A.celu, "input, alpha=1.0", forms="f"),
+    Row("celu_", _in_place(_A.celu), "input, alpha=1.0", forms="f"),
+    Row("rrelu", _A.rrelu, "input, lower=0.125, upper=0.3333333333333333, training=False, "
+        "generator=None", "input, lower, upper, training", "f"),
+    Row("rrelu_", _in_place(_A.rrelu), "input, lower=0.125, upper=0.3333333333333333, "
+        "training=False, generator=None", "input, lower, upper, training", "f"),
+    Row("threshold", _A.threshold, "input, threshold, value", forms="f"),
+    Row("threshold_", _in_place(_A.threshold), "input, threshold, value", forms="f"),
+    Row("hardshrink", _A.hardshrink, "input, lambd=0.5", "input, lambd"),
+    Row("prelu", _torch_prelu, "input, weight"),
+    Row("cosine_similarity", _NL.cosine_similarity, "x1, x2, dim=1, eps=1e-08", forms="f"),
+    Row("pairwise_distance", _NL.pairwise_distance, "x1, x2, p=2.0, eps=1e-06, keepdim=False",
+        forms="f"),
+    Row("pdist", _NL.pdist, "input, p=2", forms="f"),
+    Row("bilinear", _NL.bilinear, "input1, input2, weight, bias=None", forms="f"),
+    Row("kl_div", _NL.kl_div, "input, target, reduction=1, *, log_target=False",
+        f"input, target, {_ENUM}, log_target", "f"),
+    Row("cosine_embedding_loss", _NL.cosine_embedding_loss,
+        "input1, input2, target, margin=0.0, reduction=1",
+        f"input1, input2, target, margin, {_ENUM}, 1e-12, target.array.ndim", "f"),
+    Row("hinge_embedding_loss", _NL.hinge_embedding_loss,
+        "input, target, margin=1.0, reduction=1", f"input, target, margin, {_ENUM}", "f"),
+    Row("margin_ranking_loss", _NL.margin_ranking_loss,
+        "input1, input2, target, margin=0.0, reduction=1",
+        f"input1, input2, target, margin, {_ENUM}", "f"),
+    Row("poisson_nll_loss", _NL.poisson_nll_loss,
+        "input, target, log_input, full, eps, reduction",
+        f"input, target, log_input, full, eps, {_ENUM}", "f"),
+    Row("triplet_margin_loss", _NL.triplet_margin_loss,
+        "anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, reduction=1",
+        f"anchor, positive, negative, margin, p, eps, swap, {_ENUM}", "f"),
+]
+
 
 ROWS = [
     # elementwise: engine op, torch name and argument order agree
@@ -1332,6 +1390,8 @@ ROWS = [
     Row("native_channel_shuffle", _nn_functional("channel_shuffle"), forms="f"),
     *(Row(n, _nn_functional(n, return_indices=True), forms="f") for n in (
         "max_pool1d_with_indices", "adaptive_max_pool1d")),
+    # activations and losses family (engine.ops.activation, engine.nn.losses)
+    *_ACTS_LOSSES_ROWS,
 ]
 
 FUNCTIONS: dict = {}

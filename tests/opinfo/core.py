@@ -578,7 +578,22 @@ class Converter:
             raise Missing(f"{self.prefix}.Generator")
         if callable(x) and isinstance(x, types.FunctionType):
             return rebind(x)
+        if isinstance(x, torch.nn.Module) and not list(x.parameters()):
+            return self._module(x)
         return x
+
+    def _module(self, x):
+        """A parameterless torch module (nn.PairwiseDistance() as a sample's distance
+        function) as the frontend's module of its name, with the same plain options."""
+        try:
+            cls = getattr(self.sub.m.nn, type(x).__name__)
+            m = cls()
+        except (AttributeError, NotImplementedError, TypeError):
+            raise Missing(f"{self.prefix}.nn.{type(x).__name__}") from None
+        for k, v in vars(x).items():
+            if not k.startswith("_") and isinstance(v, (bool, int, float, str)):
+                setattr(m, k, v)
+        return m
 
     def pairs(self, ref_tensors):
         """The converted counterparts of ``ref_tensors``."""

@@ -271,6 +271,27 @@ def _interp_adapt(a):
     return a
 
 
+# ---- activations and losses family: paddle's names, and the layouts that differ
+def _bilinear(a):
+    # paddle's bias is [1, out] (torch's [out])
+    b = a.get("bias")
+    if b is not None:
+        a["bias"] = b.detach().reshape(1, -1).requires_grad_(b.requires_grad)
+    return a
+
+
+def _default_distance(a):
+    # torch's samples pass nn.PairwiseDistance() itself: paddle's default is that distance
+    f = a.get("distance_function")
+    if f is not None:
+        if type(f).__name__ != "PairwiseDistance" or (f.norm, f.eps, f.keepdim) != (
+                2.0, 1e-6, False):
+            raise SkipSample("a torch distance function")
+        a["distance_function"] = None
+    a["input"] = a.pop("anchor")
+    return a
+
+
 ROWS.update({
     **{f"nn.functional.max_pool{d}d": Row(f"nn.functional.max_pool{d}d",
                                           adapt=_pool_adapt(d + 2)) for d in (1, 2, 3)},
@@ -286,6 +307,12 @@ ROWS.update({
                                           fixed={"mode": "nearest"}),
     "nn.functional.upsample_bilinear": Row("nn.functional.interpolate", _SIZE, adapt=_interp_adapt,
                                            fixed={"mode": "bilinear", "align_corners": True}),
+    "nn.functional.threshold": Row("nn.functional.thresholded_relu"),
+    "nn.functional.multilabel_margin_loss": Row("nn.functional.multi_label_margin_loss"),
+    "nn.functional.bilinear": Row("nn.functional.bilinear", {"input1": "x1", "input2": "x2"},
+                                  adapt=_bilinear),
+    "nn.functional.triplet_margin_with_distance_loss": Row(
+        "nn.functional.triplet_margin_with_distance_loss", adapt=_default_distance),
 })
 
 # same-named paddle APIs that are not the torch op's counterpart (different semantics), or

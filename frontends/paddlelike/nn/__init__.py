@@ -95,4 +95,9 @@ from .recurrent import (  # recurrent layers
     SimpleRNNCell,
 )
 
+# isort: split
+# activations and losses family
+from .activation_ext import *  # noqa: F403
+from .loss_ext import *  # noqa: F403
+
 __getattr__ = _module_getattr("paddlelike", "paddle.nn")

@@ -110,6 +110,13 @@ from .recurrent import (  # recurrent layers
     RNNCellBase,
 )
 
+# isort: split
+# activations and losses family
+from . import activation_ext as _acts
+from . import loss_ext as _losses
+from .activation_ext import *  # noqa: F403
+from .loss_ext import *  # noqa: F403
+
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
     "HuberLoss", "Identity", "L1Loss", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax",
@@ -135,3 +142,4 @@ __all__ += [  # (part pool)
     "ReplicationPad3d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
     "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
 ]
+__all__ += [*_acts.__all__, *_losses.__all__]
