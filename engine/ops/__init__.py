@@ -105,6 +105,7 @@ def load_all() -> None:
         linalg,
         linalg2,  # (inverse, det, solve, cholesky, eigh, norms)
         manip,  # (manipulation, indexing, scatter)
+        mathstat,  # (statistics, differences, histograms, polynomials, windows)
         math,
         placement,
         reduce,
