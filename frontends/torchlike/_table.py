@@ -1143,6 +1143,13 @@ SPECIAL_ROWS = [
     Row("gammaln", SP.lgamma, forms="f"), Row("psi", SP.digamma, forms="f"),
     Row("expit", E.sigmoid, forms="f"),
     Row("multigammaln", SP.mvlgamma, "input, p", forms="f"),
+    # ---- math/stat family: the orthogonal polynomials (engine.ops.mathstat)
+    *(Row(n, getattr(MS, n), "input, n, *, out=None", "input, n", "f") for n in (
+        "chebyshev_polynomial_t chebyshev_polynomial_u chebyshev_polynomial_v "
+        "chebyshev_polynomial_w hermite_polynomial_h hermite_polynomial_he "
+        "laguerre_polynomial_l legendre_polynomial_p shifted_chebyshev_polynomial_t "
+        "shifted_chebyshev_polynomial_u shifted_chebyshev_polynomial_v "
+        "shifted_chebyshev_polynomial_w").split()),
 ]
 SPECIAL_SHARED = ("digamma erf erfc erfinv exp2 expm1 i0 log1p logit logsumexp polygamma "
                   "round sinc softmax log_softmax xlogy").split()
