@@ -275,6 +275,19 @@ def quantile(x, q, axis=None, keepdims=False, interpolation="linear", ignore_nan
     op = "nanquantile" if ignore_nan else "quantile"
     a = x.array
     xp = xp_of(a)
+    if isinstance(axis, (list, tuple)):  # several axes (paddle): moved last and merged
+        axes = sorted(_axis(x, v) for v in axis)
+        rest = [i for i in range(a.ndim) if i not in axes]
+        moved = S.reshape(S.transpose(x, tuple(rest + axes)),
+                          tuple(a.shape[i] for i in rest) + (-1,))
+        out = quantile(moved, q, -1, False, interpolation, ignore_nan)
+        if keepdims:
+            lead = tuple(out.array.shape[:out.array.ndim - len(rest)])
+            out = S.reshape(out, lead + tuple(1 if i in axes else a.shape[i]
+                                              for i in range(a.ndim)))
+        return out
+    if isinstance(q, (list, tuple)):  # (paddle: a list of quantiles)
+        q = _const(x, xp.asarray(q, dtype=a.dtype))
     if a.dtype.kind != "f":
         raise RuntimeError(f"{op}() input tensor must be either float or double dtype")
     if isinstance(q, Tensor):
@@ -285,8 +298,6 @@ def quantile(x, q, axis=None, keepdims=False, interpolation="linear", ignore_nan
             raise RuntimeError(f"{op}() q tensor must be same dtype as the input tensor")
         qv = qa
     else:
-        if isinstance(q, (list, tuple)):
-            raise TypeError(f"{op}() received an invalid combination of arguments")
         qv = xp.asarray(float(q), dtype=a.dtype)
     if a.size == 0 and False:
         pass

@@ -403,7 +403,8 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None,
 def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False,  # noqa: A002
               name=None):
     out = Q.histc(input, bins, min, max, weight, density)
-    return out if weight is not None or density else E.cast(out, to_np("int64"))
+    # (counts as int64; weighted or density histograms are float32 whatever the input)
+    return E.cast(out, to_np("float32" if weight is not None or density else "int64"))
 
 
 def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None, *,
@@ -569,6 +570,33 @@ def _qr(x, mode="reduced", name=None):  # mode 'r': R alone
 def _lstsq(x, y, rcond=None, driver=None, name=None):  # rank as int32 (but gels: empty)
     sol, res, rank, sv = LA.lstsq(x, y, rcond, driver)
     return sol, res, rank if driver == "gels" else E.cast(rank, _DTYPES["int32"]), sv
+
+
+# ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3): paddle's cov takes rowvar
+# and a bool ddof, frexp's exponent has the input's dtype, trapezoid's x and dx
+from janusgrad.ops import mathstat as MS  # noqa: E402
+
+
+def _cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
+    x = x if rowvar or x.array.ndim < 2 else S.swapaxes(x, 0, 1)
+    return MS.cov(x, int(ddof), fweights, aweights)
+
+
+def _corrcoef(x, rowvar=True, name=None):
+    return MS.corrcoef(x if rowvar or x.array.ndim < 2 else S.swapaxes(x, 0, 1))
+
+
+def _frexp(x, name=None):
+    m, e = MS.frexp(x)  # (paddle's exponent is a float recorded from x, with gradient 0)
+    return m, E.where_(E.eq(e, e), E.cast(e, x.array.dtype), x)
+
+
+def _quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None, *, out=None):
+    return MS.quantile(x, q, axis, keepdim, interpolation)
+
+
+def _nanquantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None):
+    return MS.nanquantile(x, q, axis, keepdim, interpolation)
 
 
 ROWS = [
@@ -761,6 +789,25 @@ ROWS = [
     Row("qr", _qr, forms="m"), Row("lstsq", _lstsq, forms="m"),
     Row("cond", LA.cond, "x, p=None, name=None", "x, p", "m"),
     Row("vecdot", LA.vecdot, "x, y, axis=-1, name=None", "x, y, axis", "f"),
+    # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
+    *(Row(n, f"mathstat.{n}", _X, "x", "fmi") for n in ("acosh", "asinh", "atanh")),
+    Row("block_diag", MS.block_diag, "inputs, name=None", "inputs", "f"),
+    Row("cdist", MS.cdist, "x, y, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary', "
+        "name=None", "x, y, p"),
+    Row("cov", _cov, forms="m"), Row("corrcoef", _corrcoef, forms="m"),
+    Row("diff", MS.diff, "x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None",
+        "x, n, axis, prepend, append"),
+    Row("frexp", _frexp),
+    Row("quantile", _quantile), Row("nanquantile", _nanquantile),
+    Row("dist", MS.dist, "x, y, p=2, name=None", "x, y, p"),
+    Row("renorm", MS.renorm, "x, p, axis, max_norm", "x, p, axis, max_norm", "fmi"),
+    Row("trapezoid", MS.trapezoid, "y, x=None, dx=None, axis=-1, name=None", "y, x, dx, axis"),
+    Row("cumulative_trapezoid", MS.cumulative_trapezoid,
+        "y, x=None, dx=None, axis=-1, name=None", "y, x, dx, axis"),
+    Row("nanmean", MS.nanmean, "x, axis=None, keepdim=False, name=None",
+        "x, _axes(axis), keepdim"),
+    Row("nansum", MS.nansum, "x, axis=None, dtype=None, keepdim=False, name=None",
+        "x, _axes(axis), keepdim, None if dtype is None else to_np(dtype)"),
 ]
 
 # ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)
@@ -787,4 +834,6 @@ LINALG_ROWS = [
     Row("cond", LA.cond, "x, p=None, name=None", "x, p", "f"),
     Row("matrix_rank", LA.matrix_rank, "x, tol=None, hermitian=False, atol=None, rtol=None, "
         "name=None", "x, atol, rtol, hermitian, tol", "f"),
+    # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
+    Row("cov", _cov, forms="f"), Row("corrcoef", _corrcoef, forms="f"),
 ]
