@@ -105,6 +105,7 @@ def load_all() -> None:
         linalg,
         linalg2,  # (inverse, det, solve, cholesky, eigh, norms)
         manip,  # (manipulation, indexing, scatter)
+        linalg3,  # (triangular and Cholesky solves, LU, matrix_exp, Householder)
         mathstat,  # (statistics, differences, histograms, polynomials, windows)
         math,
         placement,

@@ -864,6 +864,44 @@ def _simple_window(kind):
     return make
 
 
+from janusgrad.ops import linalg3 as L3  # noqa: E402
+
+_LU_FACTOR_T = _namedtuple("linalg_lu_factor", "LU pivots")
+_LU_FACTOR_EX_T = _namedtuple("linalg_lu_factor_ex", "LU pivots info")
+_LU_T = _namedtuple("linalg_lu", "P L U")
+_LU_UNPACK_T = _namedtuple("lu_unpack", "P L U")
+_TRIANGULAR_SOLVE_T = _namedtuple("triangular_solve", "solution cloned_coefficient")
+
+
+def _lu_factor(A, *, pivot=True, out=None):
+    return _LU_FACTOR_T(*L3.lu_factor(A, pivot))
+
+
+def _lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+    return _LU_FACTOR_EX_T(*L3.lu_factor(A, pivot), LA.info_zeros(A))
+
+
+def _linalg_lu(A, *, pivot=True, out=None):
+    return _LU_T(*L3.lu(A, pivot))
+
+
+def _lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+    return _LU_UNPACK_T(*L3.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots))
+
+
+def _legacy_lu(A, pivot=True, get_infos=False, out=None):  # (LU, pivots[, infos])
+    packed, piv = L3.lu_factor(A, pivot)
+    return (packed, piv, LA.info_zeros(A)) if get_infos else (packed, piv)
+
+
+def _triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+    return _TRIANGULAR_SOLVE_T(*L3.triangular_solve(b, A, upper, transpose, unitriangular))
+
+
+def _solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+    return L3.solve_triangular(A, B, upper, left, unitriangular)
+
+
 ROWS = [
     # elementwise: engine op, torch name and argument order agree
     *_rows("neg exp expm1 log log2 log10 log1p sqrt rsqrt square abs sign sin cos tan asin "
@@ -1119,6 +1157,16 @@ ROWS = [
     Row("kaiser_window", _kaiser_window, forms="f"),
     *(Row(f"{k}_window", _simple_window(k), forms="f") for k in ("hann", "bartlett",
                                                                   "blackman")),
+    Row("cholesky_solve", L3.cholesky_solve, "input, input2, upper=False, *, out=None",
+        "input, input2, upper"),
+    Row("cholesky_inverse", L3.cholesky_inverse, "input, upper=False, *, out=None",
+        "input, upper"),
+    Row("lu", _legacy_lu, forms="fm"), Row("lu_unpack", _lu_unpack, forms="f"),
+    Row("lu_solve", L3.lu_solve, "input, LU_data, LU_pivots, *, out=None",
+        "LU_data, LU_pivots, input"),
+    Row("triangular_solve", _triangular_solve),
+    Row("matrix_exp", L3.matrix_exp, "input"),
+    Row("vander", L3.vander, "x, N=None, increasing=False", forms="f"),
 ]
 
 FUNCTIONS: dict = {}
@@ -1189,6 +1237,17 @@ LINALG_ROWS = [
     Row("matrix_rank", LA.matrix_rank,
         "A, *, atol=None, rtol=None, hermitian=False, out=None", "A, atol, rtol, hermitian",
         "f"),
+    # ---- math/stat family (engine.ops.linalg3)
+    Row("householder_product", L3.householder_product, "A, tau, *, out=None", "A, tau", "f"),
+    Row("vander", L3.vander, "x, *, N=None", "x, N", "f"),
+    Row("lu_factor", _lu_factor, forms="f"), Row("lu_factor_ex", _lu_factor_ex, forms="f"),
+    Row("lu", _linalg_lu, forms="f"),
+    Row("lu_solve", L3.lu_solve, "LU, pivots, B, *, left=True, adjoint=False, out=None",
+        "LU, pivots, B, left, adjoint", "f"),
+    Row("solve_triangular", _solve_triangular, forms="f"),
+    Row("tensorinv", L3.tensorinv, "A, ind=2, *, out=None", "A, ind", "f"),
+    Row("tensorsolve", L3.tensorsolve, "A, B, dims=None, *, out=None", "A, B, dims", "f"),
+    Row("matrix_exp", L3.matrix_exp, "A", forms="f"),
 ]
 LINALG: dict = {}
 INSTALLED_LINALG = install(LINALG_ROWS, LINALG, None, module="torch.linalg", tag=tag,
