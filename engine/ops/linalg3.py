@@ -91,7 +91,8 @@ def _tri_solve(t, b, upper):
 def _substitute(t, b, upper):
     from ..backend import quiet
     xp = xp_of(t)
-    batch = tuple(xp.broadcast_shapes(t.shape[:-2], b.shape[:-2]))
+    from ..backend import broadcast_shapes
+    batch = broadcast_shapes(tuple(t.shape[:-2]), tuple(b.shape[:-2]))
     t = xp.broadcast_to(t, batch + t.shape[-2:])
     x = xp.array(xp.broadcast_to(b, batch + b.shape[-2:]), copy=True)
     n = t.shape[-1]
@@ -400,10 +401,11 @@ def vander(x, n=None, increasing=True):
         return _const(x, xp.zeros(arr.shape + (0,), dtype=x.array.dtype))
     ones = _const(x, xp.ones(arr.shape + (1,), dtype=x.array.dtype))
     cols = [ones]
-    if n > 1:
-        from .sorting import cumprod
-        rep = S.broadcast_to(S.unsqueeze(x, -1), arr.shape + (n - 1,))
-        cols.append(cumprod(rep, -1))
+    col = S.unsqueeze(x, -1)
+    power = col
+    for _ in range(1, n):  # (repeated products: no division in any derivative at zero)
+        cols.append(power)
+        power = E.mul(power, col)
     out = S.concatenate(cols, -1)
     return out if increasing else S.flip(out, (-1,))
 
@@ -438,3 +440,93 @@ def tensorsolve(a, b, dims=None):
                            f") == prod(self.shape[:other.ndim]), but got {cols} != {rows}")
     x = solve(S.reshape(a, (rows, cols)), S.reshape(b, (rows,)))
     return S.reshape(x, result)
+
+
+# ---------------------------------------------------------------- specs
+def _well(draw, st, hnp, m, n, batch=()):
+    """A matrix (m, n) with a dominant diagonal (stable pivots, well conditioned)."""
+    base = host.zeros((m, n))  # host-ok: test inputs
+    k = min(m, n)
+    base[host.arange(k), host.arange(k)] = 3.0 + host.arange(k)
+    return base + array(draw, st, hnp, batch + (m, n), -1.0, 1.0)
+
+
+def _make_lu(draw, st, hnp):
+    m, n = draw(st.sampled_from([(3, 3), (2, 4), (4, 2), (1, 1)]))
+    return [_well(draw, st, hnp, m, n, draw(st.sampled_from([(), (2,)])))], {}
+
+
+def _lu_ref(a):
+    import scipy.linalg as sl
+    out = host.empty_like(a)  # host-ok: test reference
+    for i in host.ndindex(a.shape[:-2]):
+        p, lo, up = sl.lu(a[i])
+        m, n = a.shape[-2:]
+        k = min(m, n)
+        packed = host.zeros((m, n))
+        packed[:, :k] += host.tril(lo, -1)
+        packed[:k, :] += up
+        out[i] = packed
+    return out
+
+
+def _make_tri(draw, st, hnp):
+    return [_well(draw, st, hnp, 3, 3), array(draw, st, hnp, (3, 2))], {}
+
+
+spec("linalg_lu_factor", lambda x: lu_factor(x)[0], _make_lu, ref=_lu_ref)
+spec("linalg_lu_p_l_u", lambda x: E.add(R.sum(lu(x)[1]), R.sum(lu(x)[2])), _make_lu,
+     ref=lambda a: host.asarray(sum(_lu_l_u(m) for m in a.reshape((-1,) + a.shape[-2:]))))
+
+
+def _lu_l_u(a):
+    import scipy.linalg as sl
+    _, lo, up = sl.lu(a)
+    return lo.sum() + up.sum()
+
+
+spec("linalg_solve_triangular", lambda a, b: solve_triangular(a, b, True), _make_tri,
+     ref=lambda a, b: host.linalg.solve(host.triu(a), b))
+spec("linalg_solve_triangular_right_unit",
+     lambda a, b: solve_triangular(a, S.swapaxes(b, 0, 1), False, False, True), _make_tri,
+     ref=lambda a, b: host.linalg.solve((host.tril(a, -1) + host.eye(3)).T, b).T)
+spec("linalg_cholesky_solve", lambda a, b: cholesky_solve(b, a), _make_tri,
+     ref=lambda a, b: host.linalg.solve(host.tril(a) @ host.tril(a).T, b))
+spec("linalg_cholesky_inverse", lambda a: cholesky_inverse(a, True),
+     lambda draw, st, hnp: ([_well(draw, st, hnp, 3, 3)], {}),
+     ref=lambda a: host.linalg.inv(host.triu(a).T @ host.triu(a)))
+spec("linalg_lu_solve", lambda a, b: lu_solve(*lu_factor(a), b), _make_tri,
+     ref=lambda a, b: host.linalg.solve(a, b))
+spec("linalg_lu_solve_adjoint", lambda a, b: lu_solve(*lu_factor(a), b, adjoint=True),
+     _make_tri, ref=lambda a, b: host.linalg.solve(a.T, b))
+spec("linalg_matrix_exp", matrix_exp,
+     lambda draw, st, hnp: ([array(draw, st, hnp, draw(st.sampled_from([(3, 3), (2, 2, 2)])),
+                                   -2.0, 2.0)], {}),
+     ref=lambda a: host.stack([__import__("scipy.linalg").linalg.expm(m)
+                               for m in a.reshape((-1,) + a.shape[-2:])]).reshape(a.shape))
+
+
+def _householder_ref(a, tau):
+    m, n = a.shape
+    q = host.eye(m)
+    for i in range(tau.shape[0]):
+        v = host.zeros(m)
+        v[i] = 1.0
+        v[i + 1:] = a[i + 1:, i]
+        q = q @ (host.eye(m) - tau[i] * host.outer(v, v))
+    return q[:, :n]
+
+
+spec("linalg_householder_product", householder_product,
+     lambda draw, st, hnp: ([array(draw, st, hnp, (4, 3)), array(draw, st, hnp, (2,))], {}),
+     ref=_householder_ref)
+spec("linalg_vander", lambda x: vander(x, 4), lambda draw, st, hnp: ([array(draw, st, hnp,
+                                                                             (3,))], {}),
+     ref=lambda a: host.vander(a, 4, increasing=True))
+spec("linalg_tensorinv", lambda a: tensorinv(a, 1),
+     lambda draw, st, hnp: ([_well(draw, st, hnp, 4, 4).reshape(4, 2, 2)], {}),
+     ref=lambda a: host.linalg.tensorinv(a, 1))
+spec("linalg_tensorsolve", tensorsolve,
+     lambda draw, st, hnp: ([_well(draw, st, hnp, 4, 4).reshape(2, 2, 4),
+                             array(draw, st, hnp, (2, 2))], {}),
+     ref=lambda a, b: host.linalg.tensorsolve(a, b))

@@ -17,8 +17,8 @@ from . import elementwise as E
 from . import index as I
 from . import reduce as R
 from . import shape as S
-from . import spec
 from . import sorting as Q
+from . import spec
 from .elementwise import _def_unary
 from .linalg import matmul
 from .testing import array, unary
@@ -65,9 +65,10 @@ def vdot(x, y):
         raise RuntimeError("vdot : expected both vectors to have same dtype, but found "
                            f"{_long(a.dtype)} and {_long(b.dtype)}")
     if a.shape[0] != b.shape[0]:
-        raise RuntimeError("inconsistent tensor size, expected tensor [%d] and src [%d] to "
-                           "have the same number of elements, but got %d and %d elements "
-                           "respectively" % (a.shape[0], b.shape[0], a.shape[0], b.shape[0]))
+        n, m = a.shape[0], b.shape[0]
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to "
+                           f"have the same number of elements, but got {n} and {m} elements "
+                           "respectively")
     return R.sum(E.mul(x, y))
 
 
@@ -299,8 +300,6 @@ def quantile(x, q, axis=None, keepdims=False, interpolation="linear", ignore_nan
         qv = qa
     else:
         qv = xp.asarray(float(q), dtype=a.dtype)
-    if a.size == 0 and False:
-        pass
     if qv.size and not bool(((qv >= 0) & (qv <= 1)).all()):
         raise RuntimeError(f"{op}() q values must be in the range [0, 1]")
     if interpolation not in _MODES:
@@ -313,9 +312,6 @@ def quantile(x, q, axis=None, keepdims=False, interpolation="linear", ignore_nan
         moved = flat
     else:
         ax = _axis(x, axis)
-        if a.shape[ax] == 0 if nd else False:
-            raise IndexError(f"{op}() cannot compute quantile of an empty dimension") \
-                if False else RuntimeError(f"{op}() input tensor cannot be empty")
         out_shape = tuple(1 if i == ax else s for i, s in enumerate(a.shape)) if keepdims \
             else tuple(s for i, s in enumerate(a.shape) if i != ax)
         moved = S.moveaxis(x, ax, -1) if nd else S.reshape(x, (1,))
@@ -374,12 +370,6 @@ def diff(x, n=1, axis=-1, prepend=None, append=None):
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     ax = _axis(x, axis)
-    parts = []
-    for extra in (prepend, None, append):
-        if extra is None:
-            if not parts or parts[-1] is not x:
-                pass
-            continue
     parts = [x]
     if prepend is not None:
         parts.insert(0, _as_part(x, prepend, ax))
@@ -506,7 +496,7 @@ def _trapezoid_dx(y, x, dx, ax):
     xa = x.array
     if xa.ndim == 1:
         if xa.shape[0] != n:
-            raise RuntimeError(f"trapezoid: There must be one `x` value for each sample point")
+            raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
         d = E.sub(_seg(x, 0, 1, n), _seg(x, 0, 0, n - 1))
         shape = [1] * y.array.ndim
         shape[ax] = max(n - 1, 0)
@@ -522,8 +512,7 @@ def trapezoid(y, x=None, dx=None, axis=-1):
     ax = _axis(y, axis)
     n = y.array.shape[ax]
     if n == 0:
-        shape = tuple(s for i, s in enumerate(y.array.shape) if i != ax)
-        return E.mul(R.sum(_floated(y), ax), 0.0) if shape or True else None
+        return E.mul(R.sum(_floated(y), ax), 0.0)
     d = _trapezoid_dx(y, x, dx, ax)
     pair = E.add(_seg(y, ax, 1, n), _seg(y, ax, 0, n - 1))
     if isinstance(d, Tensor):
@@ -617,7 +606,7 @@ def histogramdd(x, bins, ranges=None, weight=None, density=False):
         else:
             lo = hi = 0.0
         if lo > hi:
-            raise RuntimeError(f"torch.histogramdd(): max must be larger than min")
+            raise RuntimeError("torch.histogramdd(): max must be larger than min")
         if not (math.isfinite(lo) and math.isfinite(hi)):
             raise RuntimeError(f"torch.histogramdd(): range of [{lo}, {hi}] is not finite")
         if lo == hi:
@@ -926,3 +915,60 @@ def legacy_window(cls, kind, length, periodic=True, dtype=None, *, device=None, 
                                            0))) / i0(xp.asarray(beta, float64))
     out = out[:length] if periodic else out
     return cls.wrap(as_array(xp.asarray(out).astype(dt)))
+
+
+# ---------------------------------------------------------------- specs
+def _make_shape(shape, lo=-2.0, hi=2.0, n=1):
+    def make(draw, st, hnp):
+        return [array(draw, st, hnp, shape, lo, hi) for _ in range(n)], {}
+    return make
+
+
+def _make_rows(draw, st, hnp):
+    from .testing import distinct_array
+    return [distinct_array(draw, st, hnp, (3, 5), -2.0, 2.0)], {}
+
+
+def _sp(module):
+    import importlib
+    return importlib.import_module(f"scipy.{module}")
+
+
+spec("acosh", acosh, unary(1.2, 3.0), ref=host.arccosh)
+spec("asinh", asinh, unary(), ref=host.arcsinh)
+spec("atanh", atanh, unary(-0.8, 0.8), ref=host.arctanh)
+spec("vdot", vdot, _make_shape((4,), n=2), ref=host.vdot)
+spec("block_diag", lambda a, b: block_diag([a, b]),
+     lambda draw, st, hnp: ([array(draw, st, hnp, (2, 3)), array(draw, st, hnp, (1, 2))], {}),
+     ref=lambda a, b: _sp("linalg").block_diag(a, b))
+spec("cov", cov, _make_shape((3, 5)), ref=host.cov)
+spec("corrcoef", corrcoef, _make_rows, ref=host.corrcoef)
+spec("diff", lambda x: diff(x, 2, 0), _make_shape((5, 3)), ref=lambda a: host.diff(a, 2, 0))
+spec("gradient", lambda x: gradient(x, 0.5, 0, 2)[0], _make_shape((5, 3)),
+     ref=lambda a: host.gradient(a, 0.5, axis=0, edge_order=2))
+spec("quantile", lambda x: quantile(x, 0.3, -1), _make_rows,
+     ref=lambda a: host.quantile(a, 0.3, axis=-1))
+spec("nansum", lambda x: nansum(x, 0), _make_shape((3, 4)), ref=lambda a: host.nansum(a, 0))
+spec("nanmean", lambda x: nanmean(x, 1), _make_shape((3, 4)), ref=lambda a: host.nanmean(a, 1))
+spec("trapezoid", lambda y, x: trapezoid(y, x), _make_shape((5,), n=2),
+     ref=lambda y, x: host.trapezoid(y, x))
+spec("cumulative_trapezoid", lambda y: cumulative_trapezoid(y, dx=0.5, axis=0),
+     _make_shape((5, 2)),
+     ref=lambda y: _sp("integrate").cumulative_trapezoid(y, dx=0.5, axis=0))
+spec("renorm", lambda x: renorm(x, 2, 0, 1.0), _make_shape((3, 4)),
+     ref=lambda a: a * host.where((n := host.sqrt((a * a).sum(1, keepdims=True))) > 1.0,
+                                  1.0 / (n + 1e-7), 1.0))
+spec("cdist", cdist, lambda draw, st, hnp: ([array(draw, st, hnp, (3, 2)),
+                                             array(draw, st, hnp, (4, 2), 3.0, 5.0)], {}),
+     ref=lambda a, b: _sp("spatial.distance").cdist(a, b))
+spec("frexp_mantissa", lambda x: frexp(x)[0], unary(avoid=(-2.0, -1.0, 0.0, 1.0, 2.0)),
+     ref=lambda a: host.frexp(a)[0])
+spec("chebyshev_polynomial_t", lambda x: chebyshev_polynomial_t(x, 3), unary(),
+     ref=lambda a: _sp("special").eval_chebyt(3, a), differentiable=False)
+spec("hermite_polynomial_h", lambda x: globals()["hermite_polynomial_h"](x, 4), unary(),
+     ref=lambda a: _sp("special").eval_hermite(4, a), differentiable=False)
+spec("laguerre_polynomial_l", lambda x: globals()["laguerre_polynomial_l"](x, 3), unary(),
+     ref=lambda a: _sp("special").eval_laguerre(3, a), differentiable=False)
+spec("legendre_polynomial_p", lambda x: globals()["legendre_polynomial_p"](x, 5),
+     unary(-0.9, 0.9), ref=lambda a: _sp("special").eval_legendre(5, a),
+     differentiable=False)

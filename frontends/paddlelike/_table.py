@@ -599,6 +599,30 @@ def _nanquantile(x, q, axis=None, keepdim=False, interpolation="linear", name=No
     return MS.nanquantile(x, q, axis, keepdim, interpolation)
 
 
+from janusgrad.ops import linalg3 as L3  # noqa: E402
+
+
+def _lu(x, pivot=True, get_infos=False, name=None):  # (LU, pivots[, infos])
+    packed, piv = L3.lu_factor(x, pivot)
+    return (packed, piv, LA.info_zeros(x)) if get_infos else (packed, piv)
+
+
+def _triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, name=None):
+    t = S.swapaxes(x, -1, -2) if transpose else x  # (the solution alone, not torch's pair)
+    return L3.solve_triangular(t, y, upper != transpose, True, unitriangular)
+
+
+def _lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
+    p, low, up = L3.lu_unpack(x, y, unpack_ludata, unpack_pivots)
+    if unpack_pivots and x.array.ndim >= 2:  # (paddle records P from x, gradient zero)
+        p = E.add(p, R.sum(S.narrow(x, -1, 0, 0), (-2, -1), True))
+    return p, low, up
+
+
+def _lu_solve(b, lu, pivots, trans="N", name=None):
+    return L3.lu_solve(lu, pivots, b, True, trans != "N")
+
+
 ROWS = [
     # elementwise, binary (paddle name, engine op, in-place where paddle has it)
     Row("add", "elementwise.add", _XY, "x, y", "fmi"),
@@ -808,6 +832,13 @@ ROWS = [
         "x, _axes(axis), keepdim"),
     Row("nansum", MS.nansum, "x, axis=None, dtype=None, keepdim=False, name=None",
         "x, _axes(axis), keepdim, None if dtype is None else to_np(dtype)"),
+    Row("vander", L3.vander, "x, n=None, increasing=False, name=None", "x, n, increasing"),
+    Row("cholesky_solve", L3.cholesky_solve, "x, y, upper=False, name=None", "x, y, upper",
+        "m"),
+    Row("cholesky_inverse", L3.cholesky_inverse, "x, upper=False, name=None", "x, upper", "m"),
+    Row("lu", _lu, forms="m"),
+    Row("lu_unpack", _lu_unpack, forms="m"),
+    Row("householder_product", L3.householder_product, "x, tau, name=None", "x, tau", "m"),
 ]
 
 # ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)
@@ -836,4 +867,13 @@ LINALG_ROWS = [
         "name=None", "x, atol, rtol, hermitian, tol", "f"),
     # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
     Row("cov", _cov, forms="f"), Row("corrcoef", _corrcoef, forms="f"),
+    Row("cholesky_solve", L3.cholesky_solve, "x, y, upper=False, name=None", "x, y, upper",
+        "f"),
+    Row("cholesky_inverse", L3.cholesky_inverse, "x, upper=False, name=None", "x, upper", "f"),
+    Row("lu", _lu, forms="f"),
+    Row("lu_unpack", _lu_unpack, forms="f"),
+    Row("lu_solve", _lu_solve, forms="f"),
+    Row("triangular_solve", _triangular_solve, forms="f"),
+    Row("matrix_exp", L3.matrix_exp, _X, "x", "f"),
+    Row("householder_product", L3.householder_product, "x, tau, name=None", "x, tau", "f"),
 ]
