@@ -361,11 +361,11 @@ def householder_product(a, tau):
         raise RuntimeError("householder_product: input.shape[-1] must be greater than or "
                            "equal to tau.shape[-1]")
     if tau.array.ndim != arr.ndim - 1:
-        raise RuntimeError("torch.linalg.householder_product: Expected tau to have one "
+        raise RuntimeError("linalg.householder_product: Expected tau to have one "
                            "dimension less than input, but got tau.ndim equal to "
                            f"{tau.array.ndim} and input.ndim is equal to {arr.ndim}")
     if arr.dtype != tau.array.dtype:
-        raise RuntimeError("torch.linalg.householder_product: Expected input and tau to have "
+        raise RuntimeError("linalg.householder_product: Expected input and tau to have "
                            f"the same dtype, but input has dtype {arr.dtype} and tau has dtype "
                            f"{tau.array.dtype}")
     v = E.add(tril(a, -1), _eye_like(a, m, n))
@@ -447,7 +447,7 @@ def _well(draw, st, hnp, m, n, batch=()):
     """A matrix (m, n) with a dominant diagonal (stable pivots, well conditioned)."""
     base = host.zeros((m, n))  # host-ok: test inputs
     k = min(m, n)
-    base[host.arange(k), host.arange(k)] = 3.0 + host.arange(k)
+    base[host.arange(k), host.arange(k)] = 3.0 + host.arange(k)  # host-ok: test inputs
     return base + array(draw, st, hnp, batch + (m, n), -1.0, 1.0)
 
 

@@ -86,7 +86,7 @@ def block_diag(tensors):
     for i, t in enumerate(tensors):
         nd = t.array.ndim
         if nd > 2:
-            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer "
+            raise RuntimeError(f"block_diag: Input tensors must have 2 or fewer "
                                f"dimensions. Input {i} has {nd} dimensions")
         mats.append(S.reshape(t, (1, 1)) if nd == 0 else
                     S.reshape(t, (1, t.array.shape[0])) if nd == 1 else t)
@@ -414,20 +414,20 @@ def gradient(x, spacing=1, axis=None, edge_order=1):
     if isinstance(spacing, (list, tuple)):
         spacings = list(spacing)
         if len(spacings) != len(axes):
-            raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar "
+            raise RuntimeError(f"gradient expected spacing to be unspecified, a scalar "
                                f"or it's spacing and dim arguments to have the same length, but"
                                f" got a spacing argument of length {len(spacings)} and a dim "
                                f"argument of length {len(axes)}.")
     else:
         spacings = [spacing] * len(axes)
     if edge_order not in (1, 2):
-        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+        raise RuntimeError("gradient only supports edge_order=1 and edge_order=2.")
     x = _floated(x)
     outs = []
     for ax, h in zip(axes, spacings):
         n = x.array.shape[ax]
         if n < edge_order + 1:
-            raise RuntimeError("torch.gradient expected each dimension size to be at least "
+            raise RuntimeError("gradient expected each dimension size to be at least "
                                "edge_order+1")
         outs.append(_gradient_along(x, ax, h, edge_order))
     return tuple(outs)
@@ -538,7 +538,7 @@ def frexp(x):
     exponent int32."""
     a = x.array
     if a.dtype.kind != "f":
-        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+        raise RuntimeError("frexp() only supports floating-point dtypes")
     xp = xp_of(a)
     m, e = xp.frexp(a)
     with_scale = E.mul(x, _const(x, xp.ldexp(xp.ones_like(a), -e)))
@@ -583,7 +583,7 @@ def histogramdd(x, bins, ranges=None, weight=None, density=False):
     xp = xp_of(a)
     from .creation import linspace_values
     if a.dtype.kind != "f":
-        raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the "
+        raise RuntimeError("histogramdd: input tensor and bins tensors should have the "
                            "same dtype")
     d = a.shape[-1] if a.ndim else 1
     pts = a.reshape(-1, d)
@@ -597,7 +597,7 @@ def histogramdd(x, bins, ranges=None, weight=None, density=False):
             edges.append(b.array)
             continue
         if b <= 0:
-            raise RuntimeError(f"torch.histogramdd(): bins must be > 0, but got {b} for "
+            raise RuntimeError(f"histogramdd(): bins must be > 0, but got {b} for "
                                f"dimension {k}")
         if ranges is not None:
             lo, hi = float(ranges[2 * k]), float(ranges[2 * k + 1])
@@ -606,9 +606,9 @@ def histogramdd(x, bins, ranges=None, weight=None, density=False):
         else:
             lo = hi = 0.0
         if lo > hi:
-            raise RuntimeError("torch.histogramdd(): max must be larger than min")
+            raise RuntimeError("histogramdd(): max must be larger than min")
         if not (math.isfinite(lo) and math.isfinite(hi)):
-            raise RuntimeError(f"torch.histogramdd(): range of [{lo}, {hi}] is not finite")
+            raise RuntimeError(f"histogramdd(): range of [{lo}, {hi}] is not finite")
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
         edges.append(linspace_values(lo, hi, b + 1, a.dtype, xp))
