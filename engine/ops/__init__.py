@@ -112,8 +112,10 @@ def load_all() -> None:
         index,
         linalg,
         linalg2,  # (inverse, det, solve, cholesky, eigh, norms)
+        linalg3,  # (triangular and Cholesky solves, LU, matrix_exp, Householder)
         manip,  # (manipulation, indexing, scatter)
         math,
+        mathstat,  # (statistics, differences, histograms, polynomials, windows)
         placement,
         reduce,
         shape,
