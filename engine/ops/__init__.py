@@ -97,7 +97,7 @@ def spec(name: str, fn: Callable, make: Callable, **kw) -> Spec:
 def load_all() -> None:
     """Import every family so that OPS and SPECS are complete."""
     from .. import composite, inplace  # noqa: F401  (composites; in-place setitem is an op)
-    from ..nn import functional  # noqa: F401  (layer and loss specs)
+    from ..nn import attention, functional  # noqa: F401  (layer and loss specs)
     from . import (  # noqa: F401
         creation,
         elementwise,

@@ -30,6 +30,17 @@ from .modules import (
     Softplus,
     Tanh,
 )
+from .modules.attention import (
+    LayerNorm,
+    MultiheadAttention,
+    NonDynamicallyQuantizableLinear,
+    RMSNorm,
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .parameter import Buffer, Parameter
 
 __all__ = [
@@ -37,5 +48,10 @@ __all__ = [
     "HuberLoss", "Identity", "L1Loss", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax",
     "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "modules", "utils",
+]
+__all__ += [
+    "LayerNorm", "MultiheadAttention", "NonDynamicallyQuantizableLinear", "RMSNorm",
+    "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+    "TransformerEncoderLayer",
 ]
 __getattr__ = module_getattr("torchlike", "torch.nn")

@@ -1,6 +1,17 @@
 """torch.nn.modules."""
 from __future__ import annotations
 
+from .attention import (
+    LayerNorm,
+    MultiheadAttention,
+    NonDynamicallyQuantizableLinear,
+    RMSNorm,
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .container import ModuleList, Sequential
 from .layers import (
     GELU,
@@ -34,4 +45,9 @@ __all__ = [
     "HuberLoss", "Identity", "L1Loss", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax",
     "MSELoss", "Module", "ModuleList", "NLLLoss", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
+]
+__all__ += [
+    "LayerNorm", "MultiheadAttention", "NonDynamicallyQuantizableLinear", "RMSNorm",
+    "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+    "TransformerEncoderLayer",
 ]
