@@ -271,10 +271,19 @@ def decoder_layer(x, self_attn, cross_attn, ff, norms, drops, norm_first: bool):
     return n3(E.add(x, d3(ff(x))))
 
 
-def causal_float_mask(like, size: int):
-    """[size, size] float mask: 0 on and below the diagonal, -inf above (``like``'s dtype
-    and device)."""
-    return _keep_mask_bias(like, causal_keep(like, size, size))
+def causal_float_mask(like, size: int, cols: int | None = None, fill: float = -math.inf):
+    """[size, cols] float mask: 0 on and below the diagonal, ``fill`` above (``like``'s
+    dtype and device)."""
+    keep = causal_keep(like, size, size if cols is None else cols)
+    xp = xp_of(like.array)
+    return type(like).wrap(xp.where(keep, 0.0, fill).astype(like.array.dtype))
+
+
+def keep_mask_as_bias(mask, like, big: float = 1e9):
+    """A 0/1 (bool or int) keep mask as ``(mask - 1) * big`` in ``like``'s float dtype
+    (paddle's conversion: kept 0, dropped -big), untracked."""
+    a = mask.array
+    return type(like).wrap((a.astype(like.array.dtype) - 1.0) * big)
 
 
 # ---------------------------------------------------------------- specs

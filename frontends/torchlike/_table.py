@@ -734,6 +734,16 @@ def _lstsq(A, B, rcond=None, *, driver=None):
     return _LSTSQ_T(*LA.lstsq(A, B, rcond, driver))
 
 
+
+def _nn_functional(name: str):
+    """torch.NAME as torch.nn.functional.NAME (imported on first call)."""
+    def call(*args, **kwargs):
+        from .nn import functional
+        kwargs.pop("cudnn_enable", None)
+        return getattr(functional, name)(*args, **kwargs)
+    call.__name__ = call.__qualname__ = name
+    return call
+
 ROWS = [
     # elementwise: engine op, torch name and argument order agree
     *_rows("neg exp expm1 log log2 log10 log1p sqrt rsqrt square abs sign sin cos tan asin "
@@ -962,6 +972,11 @@ ROWS = [
     Row("matrix_power", LA.matrix_power, "input, n, *, out=None", "input, n"),
     Row("pinverse", LA.pinv, "input, rcond=1e-15", "input, None, rcond"),
     Row("svd", _legacy_svd), Row("qr", _legacy_qr),
+    # ---- layer norm / attention (attn): torch.nn.functional's checks, called lazily
+    # (torch.nn.functional imports this table)
+    Row("layer_norm", _nn_functional("layer_norm"), forms="f"),
+    Row("native_layer_norm", _nn_functional("native_layer_norm"), forms="f"),
+    Row("rms_norm", _nn_functional("rms_norm"), forms="f"),
 ]
 
 FUNCTIONS: dict = {}
