@@ -129,6 +129,27 @@ def _dtype_cast(dt):
     return lambda a: {"x": a["x"], "dtype": dt}
 
 
+def _flat_affine(a):
+    # paddle's layer_norm takes the weight and bias flattened to 1-D
+    for k in ("weight", "bias"):
+        w = a.get(k)
+        if w is not None:
+            a[k] = w.detach().reshape(-1).requires_grad_(w.requires_grad)
+    return a
+
+
+def _sdpa_layout(a):
+    # torch's (B, H, L, D) -> paddle's (B, L, H, D); torch's 3-D (B, L, D) has one head
+    # (paddle reads a 3-D input as unbatched [L, H, D])
+    if a.get("dropout_p", 0.0):
+        raise SkipSample("random dropout")
+    for k in ("query", "key", "value"):
+        t = a[k].detach()
+        t = t.transpose(1, 2) if t.dim() == 4 else t.unsqueeze(2)
+        a[k] = t.contiguous().requires_grad_(a[k].requires_grad)
+    return a
+
+
 ROWS = {
     "max": Row("max", adapt=_reduce_only), "min": Row("min", adapt=_reduce_only),
     "T": Row("Tensor.T", attr=True), "mT": Row("Tensor.mT", attr=True),
@@ -217,6 +238,11 @@ ROWS = {
     "special.expm1": Row("expm1"), "special.log1p": Row("log1p"), "special.sinc": Row("sinc"),
     "special.round": Row("round"), "special.logsumexp": Row("logsumexp"),
     "special.digamma": Row("digamma"), "special.erf": Row("erf"),
+    # ---- layer norm / attention (attn)
+    "nn.functional.layer_norm": Row("nn.functional.layer_norm", {"eps": "epsilon"},
+                                    adapt=_flat_affine),
+    "nn.functional.scaled_dot_product_attention": Row(
+        "nn.functional.scaled_dot_product_attention", adapt=_sdpa_layout),
 }
 
 # same-named paddle APIs that are not the torch op's counterpart (different semantics), or
