@@ -108,14 +108,15 @@ def rms_norm(x, n_axes: int, weight=None, eps: float | None = None):
 
 # ---------------------------------------------------------------- attention
 def safe_softmax(x, axis: int = -1):
-    """softmax, with 0 (not NaN) on slices that are entirely -inf."""
-    p = R.softmax(x, axis)
+    """softmax, with 0 (not NaN) on slices that are entirely -inf (and a zero gradient
+    there: those slices are set to 0 before the softmax, so nothing is NaN)."""
     a = x.array
     xp = xp_of(a)
     dead = xp.all(a == -xp.inf, axis=axis, keepdims=True)
     if not bool(dead.any()):
-        return p
-    return E.where_(type(x).wrap(dead), 0.0, p)
+        return R.softmax(x, axis)
+    d = type(x).wrap(dead)
+    return E.where_(d, 0.0, R.softmax(E.where_(d, 0.0, x), axis))
 
 
 def _keep_mask_bias(like, mask):
