@@ -54,9 +54,14 @@ def _run(tm, jm, *arrays, call=None, **kw):
             _close(t.grad, j.grad, 64)
     tp, jp = dict(tm.named_parameters()), dict(jm.named_parameters())
     assert list(tp) == list(jp)
+    # parameter gradients against the largest of them (some are zero in exact arithmetic,
+    # a key bias's for one, and hold only rounding noise on both sides)
+    big = max((float(tp[k].grad.abs().max()) for k in tp if tp[k].grad is not None),
+              default=0.0)
     for k in tp:
         if tp[k].grad is not None:
-            _close(tp[k].grad, jp[k].grad, 64)
+            np.testing.assert_allclose(jp[k].grad.detach().numpy(), tp[k].grad.numpy(),
+                                       rtol=1e-4, atol=1e-5 * big, err_msg=k)
     return to, jo
 
 
