@@ -135,27 +135,39 @@ def _act(name: str):
     return fn
 
 
+def _build_layer(layer, attns, config: dict) -> None:
+    """The attention blocks named ``attns``, then linear1, dropout, linear2, norm1..n,
+    dropout1..n (n = one more than the attention blocks), in paddle's order, from the
+    constructor's arguments ``config`` (kept for the stacks, which rebuild from them)."""
+    layer._config = config
+    c = dict(config)
+    d_model, dim_ff, dropout = c["d_model"], c["dim_feedforward"], c["dropout"]
+    _check_sizes(d_model, c["nhead"], dim_ff)
+    attn_dropout = dropout if c["attn_dropout"] is None else c["attn_dropout"]
+    act_dropout = dropout if c["act_dropout"] is None else c["act_dropout"]
+    layer.normalize_before = c["normalize_before"]
+    n = len(attns) + 1
+    w, b = _param_attrs(c["weight_attr"], n), _param_attrs(c["bias_attr"], n)
+    for i, name in enumerate(attns):
+        setattr(layer, name, MultiHeadAttention(d_model, c["nhead"], dropout=attn_dropout,
+                                                weight_attr=w[i], bias_attr=b[i]))
+    layer.linear1 = Linear(d_model, dim_ff, w[-1], bias_attr=b[-1])
+    layer.dropout = Dropout(act_dropout, mode="upscale_in_train")
+    layer.linear2 = Linear(dim_ff, d_model, w[-1], bias_attr=b[-1])
+    for i in range(1, n + 1):
+        setattr(layer, f"norm{i}", LayerNorm(d_model, c["layer_norm_eps"]))
+    for i in range(1, n + 1):
+        setattr(layer, f"dropout{i}", Dropout(dropout, mode="upscale_in_train"))
+    layer.activation = _act(c["activation"])
+
+
 class TransformerEncoderLayer(Layer):
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu",
                  attn_dropout=None, act_dropout=None, normalize_before=False, weight_attr=None,
                  bias_attr=None, layer_norm_eps=1e-05) -> None:
-        self._config = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
+        config = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         super().__init__()
-        _check_sizes(d_model, nhead, dim_feedforward)
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        w, b = _param_attrs(weight_attr, 2), _param_attrs(bias_attr, 2)
-        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
-                                            weight_attr=w[0], bias_attr=b[0])
-        self.linear1 = Linear(d_model, dim_feedforward, w[1], bias_attr=b[1])
-        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, w[1], bias_attr=b[1])
-        self.norm1 = LayerNorm(d_model, layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, layer_norm_eps)
-        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
-        self.activation = _act(activation)
+        _build_layer(self, ("self_attn",), config)
 
     def forward(self, src, src_mask=None, cache=None):
         if cache is not None:
@@ -184,27 +196,9 @@ class TransformerDecoderLayer(Layer):
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu",
                  attn_dropout=None, act_dropout=None, normalize_before=False, weight_attr=None,
                  bias_attr=None, layer_norm_eps=1e-05) -> None:
-        self._config = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
+        config = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         super().__init__()
-        _check_sizes(d_model, nhead, dim_feedforward)
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        w, b = _param_attrs(weight_attr, 3), _param_attrs(bias_attr, 3)
-        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
-                                            weight_attr=w[0], bias_attr=b[0])
-        self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout,
-                                             weight_attr=w[1], bias_attr=b[1])
-        self.linear1 = Linear(d_model, dim_feedforward, w[2], bias_attr=b[2])
-        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, w[2], bias_attr=b[2])
-        self.norm1 = LayerNorm(d_model, layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, layer_norm_eps)
-        self.norm3 = LayerNorm(d_model, layer_norm_eps)
-        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout3 = Dropout(dropout, mode="upscale_in_train")
-        self.activation = _act(activation)
+        _build_layer(self, ("self_attn", "cross_attn"), config)
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
         if cache is not None:

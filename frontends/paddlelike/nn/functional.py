@@ -204,10 +204,10 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
         raise ValueError(f"Given normalized_shape is {shape}, expected input with shape "
                          f"[*, {str(shape)[1:]}, but got input shape {xs}")
     if len(xs) == n:
-        raise ValueError(f"(InvalidArgument) 'begin_norm_axis' in Op(LayerNorm) should be "
-                         f"greater than zero. But received [0].\n  [Hint: Expected "
-                         f"begin_norm_axis > 0, but received begin_norm_axis:0 <= 0:0.] (at "
-                         f"/paddle/paddle/phi/infermeta/ternary.cc:1428)\n")
+        raise ValueError("(InvalidArgument) 'begin_norm_axis' in Op(LayerNorm) should be "
+                         "greater than zero. But received [0].\n  [Hint: Expected "
+                         "begin_norm_axis > 0, but received begin_norm_axis:0 <= 0:0.] (at "
+                         "/paddle/paddle/phi/infermeta/ternary.cc:1428)\n")
     affine = []
     for what, t in (("Scale", weight), ("Bias", bias)):
         if t is not None:

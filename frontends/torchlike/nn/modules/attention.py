@@ -185,25 +185,34 @@ def _relu_or_gelu(activation) -> int:
     return 0
 
 
+def _build_layer(layer, attns, d_model, nhead, dim_ff, dropout, activation, eps,
+                 batch_first, norm_first, bias, kw) -> None:
+    """The attention blocks named ``attns``, then linear1, dropout, linear2, norm1..n,
+    dropout1..n (n = one more than the attention blocks), in torch's order."""
+    for name in attns:
+        setattr(layer, name, MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
+                                                batch_first=batch_first, **kw))
+    layer.linear1 = Linear(d_model, dim_ff, bias=bias, **kw)
+    layer.dropout = Dropout(dropout)
+    layer.linear2 = Linear(dim_ff, d_model, bias=bias, **kw)
+    layer.norm_first = norm_first
+    n = len(attns) + 1
+    for i in range(1, n + 1):
+        setattr(layer, f"norm{i}", LayerNorm(d_model, eps=eps, bias=bias, **kw))
+    for i in range(1, n + 1):
+        setattr(layer, f"dropout{i}", Dropout(dropout))
+    layer.activation = _activation(activation)
+
+
 class TransformerEncoderLayer(Module):
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu,
                  layer_norm_eps=1e-05, batch_first=False, norm_first=False, bias=True,
                  device=None, dtype=None) -> None:
         super().__init__()
-        kw = {"device": device, "dtype": dtype}
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
-                                            batch_first=batch_first, **kw)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        activation = _activation(activation)
-        self.activation_relu_or_gelu = _relu_or_gelu(activation)
-        self.activation = activation
+        _build_layer(self, ("self_attn",), d_model, nhead, dim_feedforward, dropout,
+                     activation, layer_norm_eps, batch_first, norm_first, bias,
+                     {"device": device, "dtype": dtype})
+        self.activation_relu_or_gelu = _relu_or_gelu(self.activation)
 
     def _ff(self, x):
         return NA.feed_forward(x, self.linear1, self.linear2, self.activation, self.dropout)
@@ -222,22 +231,9 @@ class TransformerDecoderLayer(Module):
                  layer_norm_eps=1e-05, batch_first=False, norm_first=False, bias=True,
                  device=None, dtype=None) -> None:
         super().__init__()
-        kw = {"device": device, "dtype": dtype}
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
-                                            batch_first=batch_first, **kw)
-        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
-                                                 batch_first=batch_first, **kw)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
-        self.activation = _activation(activation)
+        _build_layer(self, ("self_attn", "multihead_attn"), d_model, nhead, dim_feedforward,
+                     dropout, activation, layer_norm_eps, batch_first, norm_first, bias,
+                     {"device": device, "dtype": dtype})
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
@@ -349,24 +345,17 @@ class Transformer(Module):
                  norm_first=False, bias=True, device=None, dtype=None) -> None:
         super().__init__()
         kw = {"device": device, "dtype": dtype}
-        if custom_encoder is not None:
-            self.encoder = custom_encoder
-        else:
-            layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout,
-                                            activation, layer_norm_eps, batch_first,
-                                            norm_first, bias, **kw)
-            self.encoder = TransformerEncoder(
-                layer, num_encoder_layers, LayerNorm(d_model, eps=layer_norm_eps, bias=bias,
-                                                     **kw))
-        if custom_decoder is not None:
-            self.decoder = custom_decoder
-        else:
-            layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout,
-                                            activation, layer_norm_eps, batch_first,
-                                            norm_first, bias, **kw)
-            self.decoder = TransformerDecoder(
-                layer, num_decoder_layers, LayerNorm(d_model, eps=layer_norm_eps, bias=bias,
-                                                     **kw))
+        args = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                batch_first, norm_first, bias)
+        for name, custom, layer_cls, stack_cls, num in (
+                ("encoder", custom_encoder, TransformerEncoderLayer, TransformerEncoder,
+                 num_encoder_layers),
+                ("decoder", custom_decoder, TransformerDecoderLayer, TransformerDecoder,
+                 num_decoder_layers)):
+            if custom is None:
+                custom = stack_cls(layer_cls(*args, **kw), num,
+                                   LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw))
+            setattr(self, name, custom)
         for p in self.parameters():
             if p.dim() > 1:
                 init.xavier_uniform_(p)
