@@ -100,7 +100,7 @@ def rms_norm(x, n_axes: int, weight=None, eps: float | None = None):
     """x / sqrt(mean(x^2) + eps) over the last ``n_axes`` axes, times ``weight``; ``eps``
     None: the machine epsilon of x's dtype."""
     if eps is None:
-        eps = float(host.finfo(x.array.dtype).eps)
+        eps = float(xp_of(x.array).finfo(x.array.dtype).eps)
     axes = _norm_axes(x, n_axes)
     y = E.mul(x, E.rsqrt(E.add(R.mean(E.square(x), axes, keepdims=True), eps)))
     return y if weight is None else E.mul(y, weight)

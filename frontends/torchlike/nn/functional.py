@@ -214,38 +214,15 @@ from janusgrad.nn import attention as _NA  # noqa: E402
 from janusgrad.ops import shape as _S  # noqa: E402
 
 
-def _normalized_dims(input, normalized_shape, weight=None, bias=None) -> int:  # noqa: A002
-    """The number of trailing axes ``normalized_shape`` names, after torch's checks."""
-    shape = [normalized_shape] if isinstance(normalized_shape, int) else [
-        int(n) for n in normalized_shape]
-    xs = list(input.array.shape)
-    n = len(shape)
-    if n and (len(xs) < n or xs[len(xs) - n:] != shape):
-        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape "
-                           f"[*, {', '.join(map(str, shape))}], but got input of size{xs}")
-    for name, t in (("weight", weight), ("bias", bias)):
-        if t is not None and list(t.array.shape) != shape:
-            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
-                               f"got {name} of shape {list(t.array.shape)} and "
-                               f"normalized_shape = {shape}")
-    return n
-
-
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-05):  # noqa: A002
-    n = _normalized_dims(input, normalized_shape, weight, bias)
-    return tag(_NA.layer_norm(input, n, weight, bias, eps), "NativeLayerNormBackward0")
+    return FUNCTIONS["layer_norm"](input, normalized_shape, weight, bias, eps)
 
 
-def native_layer_norm(input, normalized_shape, weight, bias, eps):  # noqa: A002
-    """torch.native_layer_norm: (output, mean, rstd), the statistics untracked."""
-    n = _normalized_dims(input, normalized_shape, weight, bias)
-    mean, rstd = _NA.layer_norm_stats(input, n, eps)
-    return layer_norm(input, normalized_shape, weight, bias, eps), mean, rstd
+native_layer_norm = FUNCTIONS["native_layer_norm"]
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):  # noqa: A002
-    n = _normalized_dims(input, normalized_shape, weight)
-    return _NA.rms_norm(input, n, weight, eps)
+    return FUNCTIONS["rms_norm"](input, normalized_shape, weight, eps)
 
 
 def _bool_or_float(mask, where: str):
