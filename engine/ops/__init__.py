@@ -98,6 +98,7 @@ def load_all() -> None:
     """Import every family so that OPS and SPECS are complete."""
     from .. import composite, inplace  # noqa: F401  (composites; in-place setitem is an op)
     from ..nn import (  # noqa: F401
+        attention,  # (layer norm, attention)
         functional,  # (layer and loss specs)
         losses,  # (distances, margin and likelihood losses)
         norm,  # (normalisation, embedding, structured dropout)

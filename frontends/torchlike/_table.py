@@ -12,6 +12,7 @@ import warnings
 from janusgrad import composite as K
 from janusgrad.args import axes_tuple, chunk_step, infer_shape, sizes_of_step
 from janusgrad.backend import is_array
+from janusgrad.nn import attention as NA
 from janusgrad.ops import manip as MP
 from janusgrad.ops import math as M
 from janusgrad.ops import special as SP
@@ -1245,6 +1246,39 @@ def _triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *,
 
 def _solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
     return L3.solve_triangular(A, B, upper, left, unitriangular)
+# ---- layer norm (attn): torch's shape checks (torch.nn.functional uses these functions)
+def _normalized_dims(input, normalized_shape, weight=None, bias=None) -> int:  # noqa: A002
+    """The number of trailing axes ``normalized_shape`` names, after torch's checks."""
+    shape = [normalized_shape] if isinstance(normalized_shape, int) else [
+        int(n) for n in normalized_shape]
+    xs = list(input.array.shape)
+    n = len(shape)
+    if n and (len(xs) < n or xs[len(xs) - n:] != shape):
+        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size{xs}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and list(t.array.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(t.array.shape)} and "
+                               f"normalized_shape = {shape}")
+    return n
+
+
+def _layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05,  # noqa: A002
+                cudnn_enable=True):
+    n = _normalized_dims(input, normalized_shape, weight, bias)
+    return tag(NA.layer_norm(input, n, weight, bias, eps), "NativeLayerNormBackward0")
+
+
+def _native_layer_norm(input, normalized_shape, weight, bias, eps):  # noqa: A002
+    """torch.native_layer_norm: (output, mean, rstd), the statistics untracked."""
+    n = _normalized_dims(input, normalized_shape, weight, bias)
+    mean, rstd = NA.layer_norm_stats(input, n, eps)
+    return _layer_norm(input, normalized_shape, weight, bias, eps), mean, rstd
+
+
+def _rms_norm(input, normalized_shape, weight=None, eps=None):  # noqa: A002
+    return NA.rms_norm(input, _normalized_dims(input, normalized_shape, weight), weight, eps)
 
 
 ROWS = [
@@ -1595,6 +1629,10 @@ ROWS = [
     Row("triangular_solve", _triangular_solve),
     Row("matrix_exp", L3.matrix_exp, "input"),
     Row("vander", L3.vander, "x, N=None, increasing=False", forms="f"),
+    # ---- layer norm (attn)
+    Row("layer_norm", _layer_norm, forms="f"),
+    Row("native_layer_norm", _native_layer_norm, forms="f"),
+    Row("rms_norm", _rms_norm, forms="f"),
 ]
 
 FUNCTIONS: dict = {}

@@ -137,6 +137,25 @@ def _batched(ndim):
             a["x"] = x.detach().unsqueeze(0).requires_grad_(x.requires_grad)
         return a
     return adapt
+def _flat_affine(a):
+    # paddle's layer_norm takes the weight and bias flattened to 1-D
+    for k in ("weight", "bias"):
+        w = a.get(k)
+        if w is not None:
+            a[k] = w.detach().reshape(-1).requires_grad_(w.requires_grad)
+    return a
+
+
+def _sdpa_layout(a):
+    # torch's (B, H, L, D) -> paddle's (B, L, H, D); torch's 3-D (B, L, D) has one head
+    # (paddle reads a 3-D input as unbatched [L, H, D])
+    if a.get("dropout_p", 0.0):
+        raise SkipSample("random dropout")
+    for k in ("query", "key", "value"):
+        t = a[k].detach()
+        t = t.transpose(1, 2) if t.dim() == 4 else t.unsqueeze(2)
+        a[k] = t.contiguous().requires_grad_(a[k].requires_grad)
+    return a
 
 
 ROWS = {
@@ -231,6 +250,11 @@ ROWS = {
     "nn.functional.group_norm": Row("nn.functional.group_norm", {"eps": "epsilon"}),
     "nn.functional.dropout2d": Row("nn.functional.dropout2d", adapt=_batched(4)),
     "nn.functional.dropout3d": Row("nn.functional.dropout3d", adapt=_batched(5)),
+    # ---- layer norm / attention (attn)
+    "nn.functional.layer_norm": Row("nn.functional.layer_norm", {"eps": "epsilon"},
+                                    adapt=_flat_affine),
+    "nn.functional.scaled_dot_product_attention": Row(
+        "nn.functional.scaled_dot_product_attention", adapt=_sdpa_layout),
 }
 
 

@@ -3,6 +3,15 @@
 from janusgrad.dropin import module_getattr as _module_getattr
 
 from . import functional, initializer
+from .attention import (
+    LayerNorm,
+    MultiHeadAttention,
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm
 from .conv import (  # (conv part)
     Conv1D,

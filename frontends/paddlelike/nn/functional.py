@@ -189,6 +189,81 @@ def one_hot(x, num_classes=-1, name=None):  # -1: one more than the largest clas
     return manip.one_hot(x, num_classes, default_float)
 
 
+# ---------------------------------------------------------------- layer norm, attention (attn)
+from janusgrad.nn import attention as _NA  # noqa: E402
+from janusgrad.ops import shape as _S  # noqa: E402
+
+
+def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
+    """Normalise over the trailing ``normalized_shape`` axes; ``weight``/``bias`` are 1-D
+    (the normalised axes flattened), as paddle stores them."""
+    if isinstance(normalized_shape, int):
+        shape = [normalized_shape]
+    elif isinstance(normalized_shape, (list, tuple)):
+        shape = list(normalized_shape)
+    else:
+        raise ValueError("`normalized_shape` should be int, list of ints or tuple of ints.")
+    xs = list(x.array.shape)
+    n = len(shape)
+    if len(xs) < n or xs[len(xs) - n:] != shape:
+        raise ValueError(f"Given normalized_shape is {shape}, expected input with shape "
+                         f"[*, {str(shape)[1:]}, but got input shape {xs}")
+    if len(xs) == n:
+        raise ValueError("(InvalidArgument) 'begin_norm_axis' in Op(LayerNorm) should be "
+                         "greater than zero. But received [0].\n  [Hint: Expected "
+                         "begin_norm_axis > 0, but received begin_norm_axis:0 <= 0:0.] (at "
+                         "/paddle/paddle/phi/infermeta/ternary.cc:1428)\n")
+    affine = []
+    for what, t in (("Scale", weight), ("Bias", bias)):
+        if t is not None:
+            nd = t.array.ndim
+            if nd != 1:
+                raise ValueError(
+                    f"(InvalidArgument) The dimensions of Input({what}) must be 1, but received "
+                    f"dimensions of Input({what}) is [{nd}]\n  [Hint: Expected "
+                    f"{what.lower()}.dims().size() == 1, but received {what.lower()}.dims()."
+                    f"size():{nd} != 1:1.] (at /paddle/paddle/phi/infermeta/ternary.cc:1451)\n")
+            t = _S.reshape(t, shape)
+        affine.append(t)
+    return _NA.layer_norm(x, n, affine[0], affine[1], epsilon)
+
+
+def _sdpa_heads_error(q, k, v, enable_gqa):
+    qh, kh, vh = q.array.shape[2], k.array.shape[2], v.array.shape[2]
+    if enable_gqa:
+        if not (kh == 0 or qh % kh == 0):
+            raise AssertionError(f"The number of groups in query({qh}) must be divisible by "
+                                 f"the number of groups in key({kh}) if GQA enabled.")
+        if kh != vh:
+            raise AssertionError(f"The number of groups in key({kh}) must be equal to the "
+                                 f"number of groups in value({vh}) if GQA enabled.")
+    elif not qh == kh == vh:
+        raise AssertionError(f"The number of groups in query({qh}) must be equal to the number "
+                             f"of groups in key({kh}) and the number of groups in value({vh}) "
+                             "if GQA disabled.")
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                 is_causal=False, training=True, backend=None, scale=None,
+                                 enable_gqa=True, name=None):
+    """Attention on paddle's [batch, seq, heads, dim] layout (3-D: one batch); a bool mask
+    is True = attend; ``is_causal`` adds paddle's -1e4 upper triangle and ignores the mask."""
+    batched = query.array.ndim == 4
+    if not batched:
+        query, key, value = (_S.unsqueeze(t, 0) for t in (query, key, value))
+    _sdpa_heads_error(query, key, value, enable_gqa)
+    q, k, v = (_S.transpose(t, (0, 2, 1, 3)) for t in (query, key, value))
+    masks = ()
+    if is_causal:
+        masks = (_NA.causal_float_mask(q, q.array.shape[-2], k.array.shape[-2], -1e4),)
+    elif attn_mask is not None:
+        masks = (attn_mask,)
+    out, _ = _NA.scaled_dot_product_attention(q, k, v, masks, dropout_p, False, scale or None,
+                                              enable_gqa, training, safe=False)
+    out = _S.transpose(out, (0, 2, 1, 3))
+    return out if batched else _S.squeeze(out, 0)
+
+
 # the functions that only rename or drop arguments, as table rows over engine functions
 install([
     Row("relu", "elementwise.relu", "x, name=None", "x"),
@@ -352,7 +427,6 @@ def feature_alpha_dropout(x, p=0.5, training=True, name=None):
 # ---------------------------------------------------------------- pooling, padding, resampling
 # (part "pool": paddle's names, layouts and checks over janusgrad.nn.pool)
 from janusgrad.nn import pool as _P  # noqa: E402
-from janusgrad.ops import shape as _S  # noqa: E402
 
 from .conv import (  # noqa: E402, F401  (paddle's forms; the math is janusgrad.nn.conv)
     conv1d,

@@ -560,6 +560,117 @@ _ACTS_LOSSES = [
     "silu", "soft_margin_loss", "softmin", "softshrink", "softsign", "tanhshrink", "threshold",
     "triplet_margin_loss", "triplet_margin_with_distance_loss",
 ]
+# ---------------------------------------------------------------- layer norm, attention (attn)
+from janusgrad.nn import attention as _NA  # noqa: E402
+from janusgrad.ops import shape as _S  # noqa: E402
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-05):  # noqa: A002
+    return FUNCTIONS["layer_norm"](input, normalized_shape, weight, bias, eps)
+
+
+native_layer_norm = FUNCTIONS["native_layer_norm"]
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):  # noqa: A002
+    return FUNCTIONS["rms_norm"](input, normalized_shape, weight, eps)
+
+
+def _bool_or_float(mask, where: str):
+    dt = mask.array.dtype
+    if dt.kind not in "bf":
+        raise AssertionError(f"only bool and floating types of {where} are supported")
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                 is_causal=False, scale=None, enable_gqa=False):
+    """softmax(Q K^T * scale + mask) V on (..., L, E); a bool mask: True = attend."""
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
+                           "set when is_causal=True")
+    if enable_gqa and query.array.ndim >= 3:
+        hq, hk = query.array.shape[-3], key.array.shape[-3]
+        if hq % hk:
+            raise RuntimeError("Number of heads in key and value must divide the number of "
+                               "heads in query")
+    out, _ = _NA.scaled_dot_product_attention(
+        query, key, value, (attn_mask,), dropout_p, is_causal, scale, enable_gqa, True)
+    return out
+
+
+def _mha_mask(mask, n: int, heads: int, length: int, src: int, kind: str):
+    """A torch MHA mask as an engine mask broadcasting to [N, H, L, S]: bool flipped to
+    keep (True = ignore in torch), float kept additive."""
+    if mask is None:
+        return None
+    _bool_or_float(mask, kind)
+    a = mask
+    if kind == "key_padding_mask":
+        a = _S.reshape(a, (n, 1, 1, src))
+    elif a.array.ndim == 3:
+        if a.array.shape != (n * heads, length, src):
+            raise RuntimeError(f"The shape of the 3D attn_mask is {Size(a.array.shape)}, but "
+                               f"should be {(n * heads, length, src)}.")
+        a = _S.reshape(a, (n, heads, length, src))
+    elif a.array.ndim == 2:
+        if a.array.shape != (length, src):
+            raise RuntimeError(f"The shape of the 2D attn_mask is {Size(a.array.shape)}, but "
+                               f"should be {(length, src)}.")
+    else:
+        raise RuntimeError(f"attn_mask's dimension {a.array.ndim} is not supported")
+    if a.array.dtype.kind == "b":
+        from janusgrad.ops import elementwise as _E
+        return _E.logical_not(a)
+    return a
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,
+                                 in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn,
+                                 dropout_p, out_proj_weight, out_proj_bias, training=True,
+                                 key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None,
+                                 k_proj_weight=None, v_proj_weight=None, static_k=None,
+                                 static_v=None, average_attn_weights=True, is_causal=False):
+    """torch's multi-head attention on (L, N, E) (or unbatched (L, E)) inputs."""
+    if static_k is not None or static_v is not None:
+        raise NotImplementedError("multi_head_attention_forward: static_k/static_v")
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
+                           "Transformer module method `generate_square_subsequent_mask` to "
+                           "create this mask.")
+    batched = query.array.ndim == 3
+    if not batched:
+        query, key, value = (_S.reshape(t, (t.array.shape[0], 1, t.array.shape[1]))
+                             for t in (query, key, value))
+        if key_padding_mask is not None:
+            key_padding_mask = _S.reshape(key_padding_mask, (1, -1))
+    length, n, e = query.array.shape
+    src = key.array.shape[0]
+    if e != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but "
+                             f"got {e}")
+    if e % num_heads:
+        raise AssertionError(f"embed_dim {e} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        wq, wk, wv = q_proj_weight, k_proj_weight, v_proj_weight
+    else:
+        wq, wk, wv = (_S.narrow(in_proj_weight, 0, i * e, e) for i in range(3))
+    bq = bk = bv = None
+    if in_proj_bias is not None:
+        bq, bk, bv = (_S.narrow(in_proj_bias, 0, i * e, e) for i in range(3))
+    masks = [_mha_mask(attn_mask, n, num_heads, length, src, "attn_mask"),
+             _mha_mask(key_padding_mask, n, num_heads, length, src, "key_padding_mask")]
+    q, k, v = (_S.swapaxes(t, 0, 1) for t in (query, key, value))
+    out, w = _NA.multi_head_attention(
+        q, k, v, num_heads, wq, wk, wv, bq, bk, bv, out_proj_weight, out_proj_bias, masks,
+        dropout_p, training, need_weights, average_attn_weights, bias_k=bias_k, bias_v=bias_v,
+        add_zero_attn=add_zero_attn)
+    out = _S.swapaxes(out, 0, 1)
+    if not batched:
+        out = _S.reshape(out, (length, e))
+        if w is not None:
+            w = _S.squeeze(w, 0)
+    return out, w
 
 
 __all__ = [
@@ -607,4 +718,6 @@ __all__ += [
     "upsample_nearest",
 ]  # (part pool)
 __all__ += _ACTS_LOSSES
+__all__ += ["layer_norm", "multi_head_attention_forward", "native_layer_norm", "rms_norm",
+            "scaled_dot_product_attention"]
 __getattr__ = module_getattr("torchlike", "torch.nn.functional")

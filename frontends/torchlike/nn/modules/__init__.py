@@ -1,6 +1,17 @@
 """torch.nn.modules."""
 from __future__ import annotations
 
+from .attention import (
+    LayerNorm,
+    MultiheadAttention,
+    NonDynamicallyQuantizableLinear,
+    RMSNorm,
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .container import ModuleList, Sequential
 from .conv import (  # (conv part)
     Conv1d,
@@ -143,3 +154,8 @@ __all__ += [  # (part pool)
     "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
 ]
 __all__ += [*_acts.__all__, *_losses.__all__]
+__all__ += [
+    "LayerNorm", "MultiheadAttention", "NonDynamicallyQuantizableLinear", "RMSNorm",
+    "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+    "TransformerEncoderLayer",
+]
