@@ -505,98 +505,94 @@ class NpThirdDerivative:
 
 class NpLstmLM:
     """H by hand: the same step in numpy, forward and back-propagation through time written
-    out, with the kernels' tricks (the gate block's sigmoids in one ufunc call over the whole
-    contiguous [B, 4H] block, the g columns pre-scaled by 2 so that tanh(x) = 2 sigmoid(2x) - 1,
-    W_hh^T contiguous, out= buffers, dW_hh as one product over the sequence)."""
+    out, as fast as numpy allows: the gate activations gate-major ([4, B, H] per step, so every
+    elementwise op runs on contiguous memory), the three sigmoids and the tanh as ONE tanh over
+    the block (sigmoid(z) = 0.5 tanh(z / 2) + 0.5), out= buffers, one matrix product per step
+    each way, and dW_hh, dW_ih, dx as one product each over the whole sequence."""
 
     def __init__(self, style, sizes) -> None:
         vocab, hidden, steps, batch, layers = sizes
         self.sizes = sizes
         tokens, self.targets, self.params = lstm_data(*sizes)
-        self.onehot = np.zeros((steps, batch, vocab), F32)
-        self.onehot[np.arange(steps)[:, None], np.arange(batch)[None, :], tokens.T] = 1.0
+        self.onehot = np.zeros((steps * batch, vocab), F32)
+        self.onehot[np.arange(steps * batch), tokens.T.reshape(-1)] = 1.0
         self.rows = np.arange(steps * batch)
 
     @staticmethod
-    def layer_forward(x, w_ih, w_hh, b):
-        """x [T, B, I] -> (hs [T+1, B, H] with hs[0] = 0, acts [T, B, 4H], cs, tcs)."""
-        steps, batch, _ = x.shape
+    def layer_forward(x, w_ih, w_hh, b, steps):
+        """x [T*B, I] -> (hs [T+1, B, H] with hs[0] = 0, acts [T, 4, B, H], cs, tcs)."""
         n = w_hh.shape[1]
-        scale = np.ones(4 * n, F32)
-        scale[2 * n:3 * n] = 2.0  # g's columns: sigmoid(2 z) gives tanh(z) = 2 s - 1
-        wt = np.ascontiguousarray(w_hh.T) * scale
-        acts = (x.reshape(steps * batch, -1) @ (w_ih.T * scale)).reshape(steps, batch, 4 * n)
-        acts += b * scale
+        batch = x.shape[0] // steps
+        xw = (x @ w_ih.T).reshape(steps, batch, 4, n)
+        xw += b.reshape(4, n)
+        wg = np.ascontiguousarray(w_hh.reshape(4, n, n).transpose(0, 2, 1))
+        half = np.array([0.5, 0.5, 1.0, 0.5], F32).reshape(4, 1, 1)
+        shift = np.array([0.5, 0.5, 0.0, 0.5], F32).reshape(4, 1, 1)
+        acts = np.empty((steps, 4, batch, n), F32)
         hs = np.zeros((steps + 1, batch, n), F32)
         cs = np.zeros((steps + 1, batch, n), F32)
         tcs = np.empty((steps, batch, n), F32)
-        tmp = np.empty((batch, 4 * n), F32)
+        tmp = np.empty((batch, n), F32)
         for t in range(steps):
             a = acts[t]
-            np.matmul(hs[t], wt, out=tmp)
-            a += tmp
-            np.negative(a, out=a)  # sigmoid(a) = 1 / (1 + exp(-a))
-            np.exp(a, out=a)
-            a += 1.0
-            np.reciprocal(a, out=a)
-            g = a[:, 2 * n:3 * n]
-            g *= 2.0
-            g -= 1.0
+            np.matmul(hs[t], wg, out=a)
+            a += xw[t].transpose(1, 0, 2)
+            a *= half
+            np.tanh(a, out=a)
+            a *= half
+            a += shift
             c = cs[t + 1]
-            np.multiply(a[:, n:2 * n], cs[t], out=c)
-            np.multiply(a[:, :n], g, out=tmp[:, :n])
-            c += tmp[:, :n]
+            np.multiply(a[1], cs[t], out=c)
+            np.multiply(a[0], a[2], out=tmp)
+            c += tmp
             np.tanh(c, out=tcs[t])
-            np.multiply(a[:, 3 * n:], tcs[t], out=hs[t + 1])
+            np.multiply(a[3], tcs[t], out=hs[t + 1])
         return hs, acts, cs, tcs
 
     @staticmethod
     def layer_backward(x, w_ih, w_hh, cache, g_h, need_dx):
-        """g_h [T, B, H]: (dW_ih, dW_hh, db, dx)."""
+        """g_h [T, B, H]: (dW_ih, dW_hh, db, dx [T*B, I])."""
         hs, acts, cs, tcs = cache
         steps, batch, n = g_h.shape
         dz = np.empty((steps, batch, 4 * n), F32)
         dh = np.zeros((batch, n), F32)
         dc = np.zeros((batch, n), F32)
+        d = np.empty((4, batch, n), F32)
         u = np.empty((batch, n), F32)
         for t in range(steps - 1, -1, -1):
-            a, d = acts[t], dz[t]
-            i, f, g, o = a[:, :n], a[:, n:2 * n], a[:, 2 * n:3 * n], a[:, 3 * n:]
-            dh += g_h[t]
+            i, f, g, o = acts[t]
             tc = tcs[t]
-            # d o = dh tanh(c) o (1 - o)
-            do = d[:, 3 * n:]
-            np.multiply(dh, tc, out=do)
-            np.subtract(1.0, o, out=u)
+            dh += g_h[t]
+            np.subtract(1.0, o, out=u)  # do = dh tanh(c) o (1 - o)
             u *= o
-            do *= u
-            # dc += dh o (1 - tanh(c)^2)
-            np.multiply(tc, tc, out=u)
+            np.multiply(dh, tc, out=d[3])
+            d[3] *= u
+            np.multiply(tc, tc, out=u)  # dc += dh o (1 - tanh(c)^2)
             np.subtract(1.0, u, out=u)
             u *= o
             u *= dh
             dc += u
-            # d i = dc g i (1 - i); d f = dc c_prev f (1 - f); d g = dc i (1 - g^2)
-            di, df, dg = d[:, :n], d[:, n:2 * n], d[:, 2 * n:3 * n]
-            np.subtract(1.0, i, out=u)
+            np.subtract(1.0, i, out=u)  # di = dc g i (1 - i)
             u *= i
-            np.multiply(dc, g, out=di)
-            di *= u
-            np.subtract(1.0, f, out=u)
+            np.multiply(dc, g, out=d[0])
+            d[0] *= u
+            np.subtract(1.0, f, out=u)  # df = dc c_prev f (1 - f)
             u *= f
-            np.multiply(dc, cs[t], out=df)
-            df *= u
-            np.multiply(g, g, out=u)
+            np.multiply(dc, cs[t], out=d[1])
+            d[1] *= u
+            np.multiply(g, g, out=u)  # dg = dc i (1 - g^2)
             np.subtract(1.0, u, out=u)
-            np.multiply(dc, i, out=dg)
-            dg *= u
+            u *= i
+            np.multiply(dc, u, out=d[2])
             dc *= f
-            np.matmul(d, w_hh, out=dh)
+            zt = dz[t]
+            zt.reshape(batch, 4, n)[...] = d.transpose(1, 0, 2)
+            np.matmul(zt, w_hh, out=dh)
         flat = dz.reshape(steps * batch, 4 * n)
         gw_hh = flat.T @ hs[:-1].reshape(steps * batch, n)
-        gw_ih = flat.T @ x.reshape(steps * batch, -1)
+        gw_ih = flat.T @ x
         gb = flat.sum(0)
-        dx = (flat @ w_ih).reshape(steps, batch, -1) if need_dx else None
+        dx = flat @ w_ih if need_dx else None
         return gw_ih, gw_hh, gb, dx
 
     def step_grads(self) -> list:
@@ -606,11 +602,11 @@ class NpLstmLM:
         caches = []
         for layer in range(layers):
             w_ih, w_hh, b_ih, b_hh = ps[4 * layer:4 * layer + 4]
-            cache = self.layer_forward(x, w_ih, w_hh, b_ih + b_hh)
+            cache = self.layer_forward(x, w_ih, w_hh, b_ih + b_hh, steps)
             caches.append((x, cache))
-            x = cache[0][1:]
+            x = cache[0][1:].reshape(steps * batch, hidden)
         w_o, b_o = ps[-2:]
-        flat = x.reshape(steps * batch, hidden)
+        flat = x
         o = flat @ w_o.T
         o += b_o
         o -= o.max(axis=1, keepdims=True)
@@ -619,11 +615,12 @@ class NpLstmLM:
         p[self.rows, self.targets] -= 1.0
         p /= steps * batch
         grads = [p.T @ flat, p.sum(0)]
-        g_h = (p @ w_o).reshape(steps, batch, hidden)
+        g_h = p @ w_o
         for layer in range(layers - 1, -1, -1):
             w_ih, w_hh = ps[4 * layer:4 * layer + 2]
             xin, cache = caches[layer]
-            gw_ih, gw_hh, gb, g_h = self.layer_backward(xin, w_ih, w_hh, cache, g_h, layer > 0)
+            gw_ih, gw_hh, gb, g_h = self.layer_backward(
+                xin, w_ih, w_hh, cache, g_h.reshape(steps, batch, hidden), layer > 0)
             grads = [gw_ih, gw_hh, gb, gb.copy()] + grads
         return grads
 
