@@ -291,7 +291,7 @@ def lstm_data(vocab, hidden, steps, batch, layers):
     return tokens, targets, params
 
 
-class LstmLM:
+class LstmLM(Mlp):
     """H: one SGD step of D2L's concise LSTM language model: one-hot inputs, nn.LSTM (2 layers,
     hidden 256), a Linear head on the flattened outputs, cross-entropy, SGD."""
 
@@ -336,20 +336,9 @@ class LstmLM:
         out = self.head(y.reshape((-1, y.shape[-1])))
         return F.cross_entropy(out, self.targets)
 
-    def run(self) -> None:
-        for p in self.params:
-            self.s.clear(p)
-        self.loss().backward()
-        with self.s.no_grad():
-            for p in self.params:
-                self.s.sgd(p)
-
     def grads(self) -> list:
-        for p in self.params:
-            self.s.clear(p)
-        self.loss().backward()
-        return [self.s.numpy(p.grad).T if p is self.transposed else self.s.numpy(p.grad)
-                for p in self.params]
+        return [g.T if p is self.transposed else g
+                for p, g in zip(self.params, super().grads())]
 
 
 # ====================================================================== numpy by hand
@@ -503,7 +492,7 @@ class NpThirdDerivative:
         return [self.run()]
 
 
-class NpLstmLM:
+class NpLstmLM(NpMlp):
     """H by hand: the same step in numpy, forward and back-propagation through time written
     out, as fast as numpy allows: the gate activations gate-major ([4, B, H] per step, so every
     elementwise op runs on contiguous memory), the three sigmoids and the tanh as ONE tanh over
@@ -523,11 +512,13 @@ class NpLstmLM:
         """x [T*B, I] -> (hs [T+1, B, H] with hs[0] = 0, acts [T, 4, B, H], cs, tcs)."""
         n = w_hh.shape[1]
         batch = x.shape[0] // steps
-        xw = (x @ w_ih.T).reshape(steps, batch, 4, n)
-        xw += b.reshape(4, n)
-        wg = np.ascontiguousarray(w_hh.reshape(4, n, n).transpose(0, 2, 1))
         half = np.array([0.5, 0.5, 1.0, 0.5], F32).reshape(4, 1, 1)
         shift = np.array([0.5, 0.5, 0.0, 0.5], F32).reshape(4, 1, 1)
+        # the i, f, o pre-activations halved once, in the weights and the input projection
+        xw = (x @ w_ih.T).reshape(steps, batch, 4, n)
+        xw += b.reshape(4, n)
+        xw *= half.reshape(4, 1)
+        wg = w_hh.reshape(4, n, n).transpose(0, 2, 1) * half
         acts = np.empty((steps, 4, batch, n), F32)
         hs = np.zeros((steps + 1, batch, n), F32)
         cs = np.zeros((steps + 1, batch, n), F32)
@@ -537,7 +528,6 @@ class NpLstmLM:
             a = acts[t]
             np.matmul(hs[t], wg, out=a)
             a += xw[t].transpose(1, 0, 2)
-            a *= half
             np.tanh(a, out=a)
             a *= half
             a += shift
@@ -557,36 +547,31 @@ class NpLstmLM:
         dz = np.empty((steps, batch, 4 * n), F32)
         dh = np.zeros((batch, n), F32)
         dc = np.zeros((batch, n), F32)
-        d = np.empty((4, batch, n), F32)
+        up = np.empty((4, batch, n), F32)  # what multiplies each gate's derivative
+        slope = np.empty((4, batch, n), F32)  # each activation's derivative
         u = np.empty((batch, n), F32)
         for t in range(steps - 1, -1, -1):
-            i, f, g, o = acts[t]
+            a = acts[t]
+            i, f, g, o = a
             tc = tcs[t]
+            np.subtract(1.0, a, out=slope)  # s (1 - s) for i, f, o; 1 - g^2 for g
+            slope *= a
+            np.multiply(g, g, out=slope[2])
+            np.subtract(1.0, slope[2], out=slope[2])
             dh += g_h[t]
-            np.subtract(1.0, o, out=u)  # do = dh tanh(c) o (1 - o)
-            u *= o
-            np.multiply(dh, tc, out=d[3])
-            d[3] *= u
             np.multiply(tc, tc, out=u)  # dc += dh o (1 - tanh(c)^2)
             np.subtract(1.0, u, out=u)
             u *= o
             u *= dh
             dc += u
-            np.subtract(1.0, i, out=u)  # di = dc g i (1 - i)
-            u *= i
-            np.multiply(dc, g, out=d[0])
-            d[0] *= u
-            np.subtract(1.0, f, out=u)  # df = dc c_prev f (1 - f)
-            u *= f
-            np.multiply(dc, cs[t], out=d[1])
-            d[1] *= u
-            np.multiply(g, g, out=u)  # dg = dc i (1 - g^2)
-            np.subtract(1.0, u, out=u)
-            u *= i
-            np.multiply(dc, u, out=d[2])
+            np.multiply(dc, g, out=up[0])
+            np.multiply(dc, cs[t], out=up[1])
+            np.multiply(dc, i, out=up[2])
+            np.multiply(dh, tc, out=up[3])
+            up *= slope
             dc *= f
             zt = dz[t]
-            zt.reshape(batch, 4, n)[...] = d.transpose(1, 0, 2)
+            zt.reshape(batch, 4, n)[...] = up.transpose(1, 0, 2)
             np.matmul(zt, w_hh, out=dh)
         flat = dz.reshape(steps * batch, 4 * n)
         gw_hh = flat.T @ hs[:-1].reshape(steps * batch, n)
@@ -623,15 +608,6 @@ class NpLstmLM:
                 xin, w_ih, w_hh, cache, g_h.reshape(steps, batch, hidden), layer > 0)
             grads = [gw_ih, gw_hh, gb, gb.copy()] + grads
         return grads
-
-    def run(self) -> None:
-        for p, g in zip(self.params, self.step_grads()):
-            g *= LR
-            p -= g
-
-    def grads(self) -> list:
-        return self.step_grads()
-
 
 # ====================================================================== the table
 def build(style, name: str, smoke: bool = False):
