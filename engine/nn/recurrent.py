@@ -69,13 +69,16 @@ def lstm_cell(x, h, c, w_ih, w_hh, b_ih=None, b_hh=None, w_hr=None):
 
 
 # ---------------------------------------------------------------- a direction, engine ops
-def sequence_composite(mode, xw, h, c, w_hh, b_hh=None, reverse=False, w_hr=None):
+def sequence_composite(mode, xw, h, c, w_hh, b_hh=None, reverse=False, w_hr=None, mask=None):
     """One direction of one layer from engine ops: (outputs [T, B, H] in time order, h_T,
-    c_T).  ``xw`` is the input projection with its biases (GRU: b_ih only)."""
+    c_T).  ``xw`` is the input projection with its biases (GRU: b_ih only).  ``mask``
+    [T, B, 1] (1 inside each sequence's length, 0 past it): a masked step keeps the state
+    and outputs zeros (paddle's ``sequence_length``)."""
     steps = xw.array.shape[0]
     outs = [None] * steps
     for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
         xt = select(xw, 0, t)
+        h_old, c_old = h, c
         if mode == "lstm":
             h, c = lstm_pointwise(E.add(xt, linear(h, w_hh)), c)
             if w_hr is not None:
@@ -84,7 +87,14 @@ def sequence_composite(mode, xw, h, c, w_hh, b_hh=None, reverse=False, w_hr=None
             h = gru_pointwise(xt, linear(h, w_hh, b_hh), h)
         else:
             h = _act(E.add(xt, linear(h, w_hh)), mode)
-        outs[t] = h
+        if mask is not None:
+            m = select(mask, 0, t)
+            outs[t] = E.mul(h, m)
+            h = E.add(h_old, E.mul(m, E.sub(h, h_old)))
+            if c is not None:
+                c = E.add(c_old, E.mul(m, E.sub(c, c_old)))
+        else:
+            outs[t] = h
     return S.stack(outs, 0), h, c
 
 
@@ -360,9 +370,10 @@ def sequence(mode, xw, h0, c0=None, w_hh=None, b_hh=None, reverse=False):
 
 
 # ---------------------------------------------------------------- multi-layer
-def run_direction(mode, x, h, c, weights, reverse=False):
+def run_direction(mode, x, h, c, weights, reverse=False, mask=None):
     """One direction of one layer over time-major ``x``: (outputs [T, B, Hout], h_T, c_T
-    (None unless LSTM)); ``h``, ``c`` [B, .] may be None (zeros); ``weights`` as in rnn."""
+    (None unless LSTM)); ``h``, ``c`` [B, .] may be None (zeros); ``weights`` as in rnn;
+    ``mask`` as in sequence_composite (see length_mask)."""
     w_ih, w_hh, b_ih, b_hh, w_hr = weights
     steps, batch = x.array.shape[:2]
     hidden = w_hh.array.shape[0] // GATES[mode]
@@ -379,12 +390,20 @@ def run_direction(mode, x, h, c, weights, reverse=False):
     # T products, and its weight gradient T products summed after)
     xw = S.reshape(linear(S.reshape(x, (steps * batch, x.array.shape[2])), w_ih, bias),
                    (steps, batch, -1))
-    if w_hr is not None:
-        return sequence_composite(mode, xw, h, c, w_hh, bh, reverse, w_hr)
+    if w_hr is not None or mask is not None:
+        return sequence_composite(mode, xw, h, c, w_hh, bh, reverse, w_hr, mask)
     y = sequence(mode, xw, h, c, w_hh, bh, reverse)
     out = S.narrow(y, 0, 0, steps) if mode == "lstm" else y
     return out, select(y, 0, 0 if reverse else steps - 1), \
         (select(y, 0, steps) if mode == "lstm" else None)
+
+
+def length_mask(x, lengths):
+    """[T, B, 1] of x's dtype: 1 where t < lengths[b] (``lengths``: an int tensor [B])."""
+    a, n = x.array, lengths.array
+    xp = xp_of(a)
+    m = xp.arange(a.shape[0])[:, None] < n.reshape(1, -1)
+    return type(x).wrap(m.astype(a.dtype)[:, :, None])
 
 
 def _zeros_state(like, batch, size):
@@ -393,14 +412,17 @@ def _zeros_state(like, batch, size):
 
 
 def rnn(mode, x, h0, c0, weights, num_layers: int = 1, bidirectional: bool = False,
-        dropout: float = 0.0, training: bool = False, generator=None):
+        dropout: float = 0.0, training: bool = False, generator=None, lengths=None):
     """A stacked recurrent network over time-major ``x`` [T, B, I].
 
     ``weights``: per layer and direction (l0, l0 reversed, l1, ...), a tuple (w_ih, w_hh,
     b_ih, b_hh, w_hr) with None for absent biases / projection.  ``h0`` [L*D, B, Hout] and
     ``c0`` [L*D, B, H] (LSTM) may be None (zeros).  Returns (output [T, B, D*Hout], h_n, c_n
-    (None unless LSTM)).  ``dropout`` applies to each layer's output but the last."""
+    (None unless LSTM)).  ``dropout`` applies to each layer's output but the last.
+    ``lengths`` (an int tensor [B]): each sequence's length; steps past it keep the state and
+    output zeros (paddle's ``sequence_length``)."""
     dirs = 2 if bidirectional else 1
+    mask = None if lengths is None else length_mask(x, lengths)
     layer_in = x
     hn, cn = [], []
     for layer in range(num_layers):
@@ -409,7 +431,7 @@ def rnn(mode, x, h0, c0, weights, num_layers: int = 1, bidirectional: bool = Fal
             k = layer * dirs + d
             h = select(h0, 0, k) if h0 is not None else None
             c = select(c0, 0, k) if (mode == "lstm" and c0 is not None) else None
-            out, h, c = run_direction(mode, layer_in, h, c, weights[k], d == 1)
+            out, h, c = run_direction(mode, layer_in, h, c, weights[k], d == 1, mask)
             outs.append(out)
             hn.append(h)
             cn.append(c)
