@@ -509,4 +509,4 @@ def _seq_ref(mode):
 
 for _mode in ("rnn_tanh", "lstm", "gru"):
     spec(f"rnn_sequence_{_mode}", _seq_fn(_mode), _make_seq(_mode, GATES[_mode]),
-         ref=_seq_ref(_mode))
+         ref=_seq_ref(_mode), extra={"fused_backward": True})
