@@ -106,6 +106,7 @@ def load_all() -> None:
         linalg,
         linalg2,  # (inverse, det, solve, cholesky, eigh, norms)
         manip,  # (manipulation, indexing, scatter)
+        masked,  # (torch.masked: reductions and normalisations under a mask)
         math,
         placement,
         reduce,
