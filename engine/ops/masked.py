@@ -13,9 +13,10 @@ dtype or None.  A slice with no element in gives the identity: 0 for sum, 1 for 
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 
-from ..backend import bool_, default_float, float64, host, int64
+from ..backend import bool_, default_float, float64, host, int64, quiet
 from . import spec
 from .elementwise import cast, div, isnan, maximum, mul, ne, neg, sqrt, sub, where_
 from .linalg2 import vector_norm
@@ -34,6 +35,17 @@ from .shape import broadcast_to, reshape
 from .sorting import cumprod as _cumprod
 from .sorting import median as _median
 from .testing import array, small_shape
+
+
+def _quietly(fn):
+    """``fn`` without numpy's floating-point warnings: an empty slice's 0/0, log(0) and
+    -inf - -inf are the values meant (torch warns of none of them)."""
+    @functools.wraps(fn)
+    def quietly(*args, **kwargs):
+        with quiet():
+            return fn(*args, **kwargs)
+    return quietly
+
 
 # the integer and bool dtypes sum and prod accumulate in int64 (as torch.masked)
 _WIDENED = frozenset("bool uint8 int8 int16 int32".split())
@@ -59,7 +71,7 @@ def _identity(op, x):
         return dt.type(op == "prod")
     if dt == bool_:
         return dt.type(op == "min")
-    info = host.iinfo(dt)
+    info = host.iinfo(dt)  # host-ok: a dtype's limits, no tensor data
     return dt.type(info.min if op == "max" else info.max)
 
 
@@ -82,11 +94,13 @@ def _cast(x, dtype):
 
 
 # ---------------------------------------------------------------- reductions
+@_quietly
 def sum(x, axis=(), keepdims=False, dtype=None, mask=None):  # noqa: A001
     """Sum of the masked-in elements over ``axis``; integer and bool inputs in int64."""
     return _sum(_combined(x, mask, "sum"), axis, keepdims, _widened(x, dtype))
 
 
+@_quietly
 def prod(x, axis=(), keepdims=False, dtype=None, mask=None):
     """Product of the masked-in elements over ``axis``, one axis at a time (as torch)."""
     out = cast(_combined(x, mask, "prod"), _widened(x, dtype))
@@ -95,26 +109,32 @@ def prod(x, axis=(), keepdims=False, dtype=None, mask=None):
     return out
 
 
+@_quietly
 def cumsum(x, axis, dtype=None, mask=None):
     """Running sum along ``axis``, the masked-out elements counted as 0."""
     dtype = x.array.dtype if dtype is None else dtype
-    return cast(_cumsum(cast(_combined(x, mask, "sum"), dtype), axis), dtype)
+    out = _cumsum(cast(_combined(x, mask, "sum"), dtype), axis)
+    return cast(out if x.array.ndim else reshape(out, ()), dtype)
 
 
+@_quietly
 def cumprod(x, axis, dtype=None, mask=None):
     """Running product along ``axis``, the masked-out elements counted as 1."""
     dtype = x.array.dtype if dtype is None else dtype
     return cast(_cumprod(cast(_combined(x, mask, "prod"), dtype), axis), dtype)
 
 
+@_quietly
 def amax(x, axis=(), keepdims=False, dtype=None, mask=None):
     return _cast(_amax(_combined(x, mask, "max"), axis, keepdims), dtype)
 
 
+@_quietly
 def amin(x, axis=(), keepdims=False, dtype=None, mask=None):
     return _cast(_amin(_combined(x, mask, "min"), axis, keepdims), dtype)
 
 
+@_quietly
 def argmax(x, axis=None, keepdims=False, dtype=None, mask=None):
     """Index of the first maximum of the masked-in elements, in ``dtype`` (torch.masked:
     the input's dtype by default)."""
@@ -122,6 +142,7 @@ def argmax(x, axis=None, keepdims=False, dtype=None, mask=None):
     return cast(out, x.array.dtype if dtype is None else dtype)
 
 
+@_quietly
 def argmin(x, axis=None, keepdims=False, dtype=None, mask=None):
     out = _argmin(_combined(x, mask, "min"), axis, keepdims)
     return cast(out, x.array.dtype if dtype is None else dtype)
@@ -130,19 +151,21 @@ def argmin(x, axis=None, keepdims=False, dtype=None, mask=None):
 def _count(x, axis, keepdims, mask):
     """The number of masked-in elements of each reduced slice: a number without a mask."""
     if mask is None:
-        n = 1
-        for ax in axis:
-            n *= x.array.shape[ax]
+        n, shape = 1, x.array.shape
+        for ax in axis if shape else ():  # (a 0-d tensor takes axis 0: one element)
+            n *= shape[ax]
         return n
     return _sum(input_mask(x, mask), axis, keepdims)
 
 
+@_quietly
 def mean(x, axis=(), keepdims=False, dtype=None, mask=None):
     """Sum / count of the masked-in elements (NaN where none is in)."""
     dtype = x.array.dtype if dtype is None else dtype
     return div(sum(x, axis, keepdims, dtype, mask), _count(x, axis, keepdims, mask))
 
 
+@_quietly
 def median(x, axis=-1, keepdims=False, mask=None):
     """The lower median of the masked-in elements along ``axis`` (NaN where none is in);
     an integer input is taken as float32 (the caller casts back)."""
@@ -155,16 +178,19 @@ def has_nan(x) -> bool:
     return bool(isnan(x).array.any())
 
 
+@_quietly
 def logsumexp(x, axis=(), keepdims=False, dtype=None, mask=None):
     return _cast(_logsumexp(_combined(x, mask, "max"), axis, keepdims), dtype)
 
 
+@_quietly
 def logaddexp(x, y, dtype=None, x_mask=None, y_mask=None):
     """logaddexp of the two inputs, each masked-out element taken as -inf."""
     dtype = x.array.dtype if dtype is None else dtype
     return cast(_logaddexp(_combined(x, x_mask, "max"), _combined(y, y_mask, "max")), dtype)
 
 
+@_quietly
 def norm(x, ord=2.0, axis=(), keepdims=False, dtype=None, mask=None):
     """The vector ``ord``-norm of the masked-in elements (they count as 0; as inf for
     ``ord`` -inf)."""
@@ -172,7 +198,8 @@ def norm(x, ord=2.0, axis=(), keepdims=False, dtype=None, mask=None):
     return vector_norm(_cast(xm, dtype), ord, axis, keepdims)
 
 
-def var(x, axis=(), correction=1.0, keepdims=False, dtype=None, mask=None, take_sqrt=False):
+@_quietly
+def var(x, axis=(), correction=1.0, mask=None, dtype=None, keepdims=False, take_sqrt=False):
     """Variance of the masked-in elements with ``correction`` (std with ``take_sqrt``),
     as torch.masked computes it: NaN where no element is in, inf where no more than
     ``correction`` are."""
@@ -194,26 +221,31 @@ def var(x, axis=(), correction=1.0, keepdims=False, dtype=None, mask=None, take_
 
 
 
-def std(x, axis=(), correction=1.0, keepdims=False, dtype=None, mask=None):
-    return var(x, axis, correction, keepdims, dtype, mask, take_sqrt=True)
+@_quietly
+def std(x, axis=(), correction=1.0, mask=None, dtype=None, keepdims=False):
+    return var(x, axis, correction, mask, dtype, keepdims, take_sqrt=True)
 
 
 # ---------------------------------------------------------------- normalisations
+@_quietly
 def softmax(x, axis, dtype=None, mask=None):
     """softmax along ``axis`` with the masked-out elements taken as -inf (they get 0; a
     slice with none in gives NaN)."""
     return _softmax(_cast(_combined(x, mask, "max"), dtype), axis)
 
 
+@_quietly
 def log_softmax(x, axis, dtype=None, mask=None):
     return _log_softmax(_cast(_combined(x, mask, "max"), dtype), axis)
 
 
+@_quietly
 def softmin(x, axis, dtype=None, mask=None):
     """softmax of -x along ``axis`` with the masked-out elements taken as inf."""
     return _softmax(neg(_cast(_combined(x, mask, "min"), dtype)), axis)
 
 
+@_quietly
 def normalize(x, ord, axis, eps=1e-12, dtype=None, mask=None):
     """x over max(its masked ``ord``-norm along ``axis``, eps); masked-out elements 0."""
     nrm = norm(x, ord, (axis,), True, dtype, mask)
@@ -224,7 +256,7 @@ def normalize(x, ord, axis, eps=1e-12, dtype=None, mask=None):
 # Each case: an array and a 0/1 mask array of a shape that broadcasts to it (placed on the
 # device like the array; only the array is differentiated).  ``full``: every reduced slice
 # keeps an element (for the ops whose empty slice is inf or NaN).
-def _mask_for(draw, st, shape):
+def _draw_mask(draw, st, shape):
     mshape = tuple(d if draw(st.booleans()) else 1
                    for d in shape[len(shape) - draw(st.integers(0, len(shape))):])
     seed = draw(st.integers(0, 2**32 - 1))
@@ -242,7 +274,7 @@ def _axes_of(draw, st, nd, single):
                                       unique=True))))
 
 
-def _case(single=False, keepdims=True, full=False, distinct=False, lo=-2.0, hi=2.0,
+def _make_case(single=False, keepdims=True, full=False, distinct=False, lo=-2.0, hi=2.0,
           min_dims=0, one_axis=False, more=0):
     def make(draw, st, hnp):
         from hypothesis import assume
@@ -251,7 +283,7 @@ def _case(single=False, keepdims=True, full=False, distinct=False, lo=-2.0, hi=2
         shape = small_shape(draw, hnp, min_dims=min_dims)
         a = (distinct_array(draw, st, hnp, shape, lo, hi) if distinct
              else array(draw, st, hnp, shape, lo, hi))
-        m = _mask_for(draw, st, shape)
+        m = _draw_mask(draw, st, shape)
         axes = _axes_of(draw, st, len(shape), single or one_axis)
         if full:
             kept = host.broadcast_to(m, shape).sum(axis=axes) if shape else m
@@ -315,10 +347,10 @@ def _ref_lse(a, m, axis=(), keepdims=False):
     return r if keepdims else r.reshape(host.sum(b, axis=tuple(axis)).shape)
 
 
-def _case_pair(draw, st, hnp):
+def _make_pair(draw, st, hnp):
     shape = small_shape(draw, hnp)
     a, b = array(draw, st, hnp, shape), array(draw, st, hnp, shape)
-    ma, mb = _mask_for(draw, st, shape), _mask_for(draw, st, shape)
+    ma, mb = _draw_mask(draw, st, shape), _draw_mask(draw, st, shape)
     from hypothesis import assume
     assume(bool(host.all((host.broadcast_to(ma, shape) + host.broadcast_to(mb, shape)) > 0)))
     return [a, b, ma, mb], {}
@@ -328,62 +360,62 @@ def _ref_lae(a, b, ma, mb):
     return host.logaddexp(_ref_fill(a, ma, -host.inf), _ref_fill(b, mb, -host.inf))
 
 
-spec("masked_sum", lambda x, m, **kw: sum(x, mask=_m(m), **kw), _case(), grad_args=(0,),
+spec("masked_sum", lambda x, m, **kw: sum(x, mask=_m(m), **kw), _make_case(), grad_args=(0,),
      ref=_ref_reduce(host.sum, 0.0))
-spec("masked_prod", lambda x, m, **kw: prod(x, mask=_m(m), **kw), _case(lo=0.3),
+spec("masked_prod", lambda x, m, **kw: prod(x, mask=_m(m), **kw), _make_case(lo=0.3),
      grad_args=(0,), ref=_ref_reduce(host.prod, 1.0))
 spec("masked_amax", lambda x, m, **kw: amax(x, mask=_m(m), **kw),
-     _case(full=True, distinct=True), grad_args=(0,), ref=_ref_reduce(host.max, -host.inf))
+     _make_case(full=True, distinct=True), grad_args=(0,), ref=_ref_reduce(host.max, -host.inf))
 spec("masked_amin", lambda x, m, **kw: amin(x, mask=_m(m), **kw),
-     _case(full=True, distinct=True), grad_args=(0,), ref=_ref_reduce(host.min, host.inf))
+     _make_case(full=True, distinct=True), grad_args=(0,), ref=_ref_reduce(host.min, host.inf))
 spec("masked_argmax", lambda x, m, **kw: argmax(x, mask=_m(m), dtype=int64, **kw),
-     _case(full=True, distinct=True, one_axis=True, min_dims=1), differentiable=False,
+     _make_case(full=True, distinct=True, one_axis=True, min_dims=1), differentiable=False,
      ref=lambda a, m, axis, keepdims: host.argmax(_ref_fill(a, m, -host.inf), axis,
                                                   keepdims=keepdims))
 spec("masked_argmin", lambda x, m, **kw: argmin(x, mask=_m(m), dtype=int64, **kw),
-     _case(full=True, distinct=True, one_axis=True, min_dims=1), differentiable=False,
+     _make_case(full=True, distinct=True, one_axis=True, min_dims=1), differentiable=False,
      ref=lambda a, m, axis, keepdims: host.argmin(_ref_fill(a, m, host.inf), axis,
                                                   keepdims=keepdims))
-spec("masked_mean", lambda x, m, **kw: mean(x, mask=_m(m), **kw), _case(full=True),
+spec("masked_mean", lambda x, m, **kw: mean(x, mask=_m(m), **kw), _make_case(full=True),
      grad_args=(0,),
      ref=lambda a, m, axis, keepdims: _ref_reduce(host.sum, 0.0)(a, m, axis, keepdims) /
      host.broadcast_to(m, a.shape).sum(axis=tuple(axis), keepdims=keepdims))
 spec("masked_median", lambda x, m, **kw: median(x, mask=_m(m), **kw),
-     _case(full=True, distinct=True, one_axis=True), grad_args=(0,), ref=_ref_median)
+     _make_case(full=True, distinct=True, one_axis=True), grad_args=(0,), ref=_ref_median)
 spec("masked_norm", lambda x, m, **kw: norm(x, 2.0, mask=_m(m), **kw),
-     _case(full=True, lo=0.2), grad_args=(0,), ref=_ref_norm)
+     _make_case(full=True, lo=0.2), grad_args=(0,), ref=_ref_norm)
 spec("masked_norm_p", lambda x, m, **kw: norm(x, 3.0, mask=_m(m), **kw),
-     _case(full=True, lo=0.2), grad_args=(0,), ref=lambda *a, **k: _ref_norm(*a, ord=3.0, **k))
-spec("masked_var", lambda x, m, **kw: var(x, mask=_m(m), **kw), _case(full=True, more=1),
+     _make_case(full=True, lo=0.2), grad_args=(0,), ref=lambda *a, **k: _ref_norm(*a, ord=3.0, **k))
+spec("masked_var", lambda x, m, **kw: var(x, mask=_m(m), **kw), _make_case(full=True, more=1),
      grad_args=(0,), ref=_ref_var)
 spec("masked_std", lambda x, m, **kw: std(x, mask=_m(m), **kw),
-     _case(full=True, more=1, distinct=True), grad_args=(0,),
+     _make_case(full=True, more=1, distinct=True), grad_args=(0,),
      ref=lambda *a, **k: _ref_var(*a, sqrt=True, **k))
-spec("masked_logsumexp", lambda x, m, **kw: logsumexp(x, mask=_m(m), **kw), _case(full=True),
+spec("masked_logsumexp", lambda x, m, **kw: logsumexp(x, mask=_m(m), **kw), _make_case(full=True),
      grad_args=(0,), ref=_ref_lse)
 spec("masked_softmax", lambda x, m, axis: softmax(x, axis, mask=_m(m)),
-     _case(full=True, keepdims=False, one_axis=True, min_dims=1), grad_args=(0,),
+     _make_case(full=True, keepdims=False, one_axis=True, min_dims=1), grad_args=(0,),
      ref=_ref_softmax)
 # (the masked-out outputs are -inf: the finite differences see them as 0)
 spec("masked_log_softmax",
      lambda x, m, axis: where_(input_mask(x, _m(m)), log_softmax(x, axis, mask=_m(m)), 0.0),
-     _case(full=True, keepdims=False, one_axis=True, min_dims=1), grad_args=(0,),
+     _make_case(full=True, keepdims=False, one_axis=True, min_dims=1), grad_args=(0,),
      ref=lambda a, m, axis: _ref_fill(host.log(_ref_softmax(a, m, axis) + (
          host.broadcast_to(m, a.shape) == 0)), m, 0.0))
 spec("masked_softmin", lambda x, m, axis: softmin(x, axis, mask=_m(m)),
-     _case(full=True, keepdims=False, one_axis=True, min_dims=1), grad_args=(0,),
+     _make_case(full=True, keepdims=False, one_axis=True, min_dims=1), grad_args=(0,),
      ref=lambda a, m, axis: _ref_softmax(a, m, axis, neg=True))
 spec("masked_normalize", lambda x, m, axis: normalize(x, 2.0, axis, mask=_m(m)),
-     _case(full=True, keepdims=False, one_axis=True, min_dims=1, lo=0.2), grad_args=(0,),
+     _make_case(full=True, keepdims=False, one_axis=True, min_dims=1, lo=0.2), grad_args=(0,),
      ref=lambda a, m, axis: _ref_fill(a, m, 0.0) / _ref_norm(a, m, (axis,), True))
 spec("masked_cumsum", lambda x, m, axis: cumsum(x, axis, mask=_m(m)),
-     _case(keepdims=False, one_axis=True, min_dims=1), grad_args=(0,),
+     _make_case(keepdims=False, one_axis=True, min_dims=1), grad_args=(0,),
      ref=lambda a, m, axis: host.cumsum(_ref_fill(a, m, 0.0), axis))
 spec("masked_cumprod", lambda x, m, axis: cumprod(x, axis, mask=_m(m)),
-     _case(keepdims=False, one_axis=True, min_dims=1, lo=0.3), grad_args=(0,),
+     _make_case(keepdims=False, one_axis=True, min_dims=1, lo=0.3), grad_args=(0,),
      ref=lambda a, m, axis: host.cumprod(_ref_fill(a, m, 1.0), axis))
 spec("masked_logaddexp", lambda x, y, mx, my: logaddexp(x, y, x_mask=_m(mx), y_mask=_m(my)),
-     _case_pair, grad_args=(0, 1), ref=_ref_lae)
+     _make_pair, grad_args=(0, 1), ref=_ref_lae)
 
 __all__ = ["input_mask", "sum", "prod", "cumsum", "cumprod", "amax", "amin", "argmax",
            "argmin", "mean", "median", "has_nan", "logsumexp", "logaddexp", "norm", "var",
