@@ -118,6 +118,8 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
 
 def _arg_reduce(op, x, axis, keepdim, dtype):  # argmax/argmin: paddle's index dtype
     out = op(x, axis=axis, keepdims=keepdim)
+    if keepdim and axis is not None and not x.array.ndim:  # paddle: [1] for a 0-d input
+        out = S.reshape(out, (1,))
     return out if to_np(dtype) == out.array.dtype else E.cast(out, to_np(dtype))
 
 
@@ -188,6 +190,19 @@ def _reshape_method(self, *shape, name=None):  # x.reshape(2, 3) as well as x.re
 def squeeze(x, axis=None, name=None):  # paddle's wording for an axis out of range
     axis = _axes(axis)
     nd = x.array.ndim
+    if axis == ():  # paddle: no axes, like None, squeezes every size-1 axis
+        axis = None
+    if not nd and axis is not None:  # paddle: a 0-d tensor takes axes in [-1, 0]
+        for a in axis if isinstance(axis, tuple) else (axis,):
+            if not -1 <= a <= 0:
+                cond = f"<= 0, but received squeeze_dims[i]:{a} > 0:0.] (at /paddle/paddle/" \
+                    "phi/kernels/funcs/unsqueeze.h:47)" if a > 0 else \
+                    f">= -1, but received squeeze_dims[i]:{a} < -1:-1.] (at /paddle/paddle/" \
+                    "phi/kernels/funcs/unsqueeze.h:40)"
+                raise ValueError("(InvalidArgument) For 0D Tensor, Each axis in Attr(axes) "
+                                 "should be in the range of [-1, 0]But current axis is:\n  "
+                                 f"[Hint: Expected squeeze_dims[i] {cond}\n")
+        axis = None
     for a in (axis if isinstance(axis, tuple) else () if axis is None else (axis,)):
         if a >= nd or a < -nd:
             bad = f"current:{a} >= in_dims.size():{nd}" if a >= 0 else f"current:{a} < 0:0"
@@ -403,7 +418,9 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None,
 def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False,  # noqa: A002
               name=None):
     out = Q.histc(input, bins, min, max, weight, density)
-    return out if weight is not None or density else E.cast(out, to_np("int64"))
+    # paddle: int64 counts, or float32 (whatever the input's and the weight's dtypes) when
+    # weighted or a density
+    return E.cast(out, to_np("float32" if weight is not None or density else "int64"))
 
 
 def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None, *,
