@@ -11,6 +11,7 @@ import builtins
 
 from janusgrad import args as A
 from janusgrad import composite as K
+from janusgrad.backend import quiet as _quiet
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import index as I
 from janusgrad.ops import linalg as L
@@ -123,8 +124,25 @@ def _arg_reduce(op, x, axis, keepdim, dtype):  # argmax/argmin: paddle's index d
     return out if to_np(dtype) == out.array.dtype else E.cast(out, to_np(dtype))
 
 
+_INF = float("inf")
+
+
 def norm(x, p=None, axis=None, keepdim=False, name=None):  # p=None / "fro": the 2-norm
     axis = _checked_axes(x, axis, lambda a: norm_axis_error(a, x.array.shape))
+    if p == "nuc":  # over two axes (the only two of a matrix for None)
+        if axis is None and x.array.ndim != 2:
+            raise ValueError("except axis type int or list (length of list == 2), found "
+                             f"{x.array.ndim}")
+        return LA.matrix_norm(x, "nuc", (0, 1) if axis is None else axis, keepdim)
+    if p == 0 and x.array.dtype.kind == "f":  # a count, recorded with a zero gradient
+        return LA.vector_norm(x, 0, axis, keepdim)
+    if x.array.size == 0 and p not in (None, "fro"):  # paddle: every norm of nothing is 0
+        p = 1
+    if isinstance(p, (int, float)) and -_INF < p < 1 and x.array.dtype.kind == "f":
+        # paddle's formula (sum |x|^p)^(1/p) differentiated as it stands: NaN at a zero
+        # element (where |x|^p has no derivative), 0 elsewhere when the norm is 0 (p < 0)
+        with _quiet():
+            return E.pow(R.sum(E.pow(E.abs(x), float(p)), axis, keepdim), 1.0 / p)
     return R.norm(x, 2 if p is None or p == "fro" else p, axis=axis, keepdims=keepdim)
 
 
