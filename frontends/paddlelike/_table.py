@@ -436,8 +436,7 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None,
 def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False,  # noqa: A002
               name=None):
     out = Q.histc(input, bins, min, max, weight, density)
-    # paddle: int64 counts, or float32 (whatever the input's and the weight's dtypes) when
-    # weighted or a density
+    # (counts as int64; weighted or density histograms are float32 whatever the input)
     return E.cast(out, to_np("float32" if weight is not None or density else "int64"))
 
 
