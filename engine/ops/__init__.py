@@ -115,6 +115,7 @@ def load_all() -> None:
         linalg2,  # (inverse, det, solve, cholesky, eigh, norms)
         linalg3,  # (triangular and Cholesky solves, LU, matrix_exp, Householder)
         manip,  # (manipulation, indexing, scatter)
+        masked,  # (torch.masked: reductions and normalisations under a mask)
         math,
         mathstat,  # (statistics, differences, histograms, polynomials, windows)
         placement,

@@ -11,6 +11,7 @@ import builtins
 
 from janusgrad import args as A
 from janusgrad import composite as K
+from janusgrad.backend import quiet as _quiet
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import index as I
 from janusgrad.ops import linalg as L
@@ -118,12 +119,55 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
 
 def _arg_reduce(op, x, axis, keepdim, dtype):  # argmax/argmin: paddle's index dtype
     out = op(x, axis=axis, keepdims=keepdim)
+    if keepdim and axis is not None and not x.array.ndim:  # paddle: [1] for a 0-d input
+        out = S.reshape(out, (1,))
     return out if to_np(dtype) == out.array.dtype else E.cast(out, to_np(dtype))
 
 
-def norm(x, p=None, axis=None, keepdim=False, name=None):  # p=None / "fro": the 2-norm
+_INF = float("inf")
+
+
+def norm(x, p=None, axis=None, keepdim=False, name=None):
+    """paddle.norm's dispatch: a matrix norm over two axes (or for a string ``p`` other than
+    'fro' over one axis or all), a vector norm otherwise (p None: 2)."""
+    if isinstance(axis, tuple):
+        axis = list(axis)
+    elif isinstance(axis, list) and len(axis) == 1:
+        axis = axis[0]
+    if isinstance(p, str):
+        if p == "fro" and (axis is None or isinstance(axis, int)):
+            return _vector_norm(x, 2, axis, keepdim)
+        return _matrix_norm(x, p, list(range(x.array.ndim)) if axis is None else axis,
+                            keepdim)
+    p = 2.0 if p is None else p
+    if isinstance(axis, list) and len(axis) == 2:
+        return _matrix_norm(x, p, axis, keepdim)
+    return _vector_norm(x, p, axis, keepdim)
+
+
+def _matrix_norm(x, p, axis, keepdim):
+    if len(axis) != 2:
+        raise ValueError(f"except axis type int or list (length of list == 2), found "
+                         f"{len(axis)}")
+    if p not in ("fro", "nuc", 1, -1, 2, -2, _INF, -_INF):
+        raise ValueError("just support p value 'fro','nuc',1,-1,inf,-inf,2,-2 if axis is "
+                         f"2D, found {p}")
     axis = _checked_axes(x, axis, lambda a: norm_axis_error(a, x.array.shape))
-    return R.norm(x, 2 if p is None or p == "fro" else p, axis=axis, keepdims=keepdim)
+    return LA.matrix_norm(x, p, tuple(axis), keepdim)
+
+
+def _vector_norm(x, p, axis, keepdim):
+    axis = _checked_axes(x, axis, lambda a: norm_axis_error(a, x.array.shape))
+    if p == 0 and x.array.dtype.kind == "f":  # a count, recorded with a zero gradient
+        return LA.vector_norm(x, 0, axis, keepdim)
+    if x.array.size == 0:  # paddle: every norm of nothing is 0
+        p = 1
+    if -_INF < p < 1 and x.array.dtype.kind == "f":
+        # paddle's formula (sum |x|^p)^(1/p) differentiated as it stands: NaN at a zero
+        # element (where |x|^p has no derivative), 0 elsewhere when the norm is 0 (p < 0)
+        with _quiet():
+            return E.pow(R.sum(E.pow(E.abs(x), float(p)), axis, keepdim), 1.0 / p)
+    return R.norm(x, p, axis=axis, keepdims=keepdim)
 
 
 def cumsum(x, axis=None, dtype=None, name=None):  # axis None: over the flattened tensor
@@ -188,15 +232,30 @@ def _reshape_method(self, *shape, name=None):  # x.reshape(2, 3) as well as x.re
 def squeeze(x, axis=None, name=None):  # paddle's wording for an axis out of range
     axis = _axes(axis)
     nd = x.array.ndim
+    if axis == ():  # paddle: no axes, like None, squeezes every size-1 axis
+        axis = None
+    if not nd and axis is not None:  # paddle: a 0-d tensor takes axes in [-1, 0]
+        for a in axis if isinstance(axis, tuple) else (axis,):
+            if not -1 <= a <= 0:
+                cond = f"<= 0, but received squeeze_dims[i]:{a} > 0:0.] (at /paddle/paddle/" \
+                    "phi/kernels/funcs/unsqueeze.h:47)" if a > 0 else \
+                    f">= -1, but received squeeze_dims[i]:{a} < -1:-1.] (at /paddle/paddle/" \
+                    "phi/kernels/funcs/unsqueeze.h:40)"
+                raise ValueError("(InvalidArgument) For 0D Tensor, Each axis in Attr(axes) "
+                                 "should be in the range of [-1, 0]But current axis is:\n  "
+                                 f"[Hint: Expected squeeze_dims[i] {cond}\n")
+        axis = None
     for a in (axis if isinstance(axis, tuple) else () if axis is None else (axis,)):
         if a >= nd or a < -nd:
-            bad = f"current:{a} >= in_dims.size():{nd}" if a >= 0 else f"current:{a} < 0:0"
+            cur = a if a >= 0 else a + nd  # (paddle shows a negative axis plus the rank)
+            bad = f"current:{a} >= in_dims.size():{nd}" if a >= 0 else f"current:{cur} < 0:0"
             cond = "current < in_dims.size()" if a >= 0 else "current >= 0"
             raise ValueError(
                 f"(InvalidArgument) Each axis in Attr(axes) should be in the range of [-{nd}, "
-                f"{nd - 1}]But current axis is:{a}, input tensor's shape = "
+                f"{nd - 1}]But current axis is:{cur}, input tensor's shape = "
                 f"[{', '.join(map(str, x.array.shape))}].\n  [Hint: Expected {cond}, but "
-                f"received {bad}.] (at /paddle/paddle/phi/kernels/funcs/unsqueeze.h:70)\n")
+                f"received {bad}.] (at /paddle/paddle/phi/kernels/funcs/unsqueeze.h:"
+                f"{70 if a >= 0 else 60})\n")
     return S.squeeze(x, axis)
 
 

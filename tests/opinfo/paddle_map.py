@@ -482,11 +482,17 @@ def torch_signatures(op):
 
 
 def _bind(op, s):
+    kwargs = s.kwargs
+    if kwargs.get("requires_grad") is False and "requires_grad" not in {
+            n for sig in torch_signatures(op) for n in sig.parameters}:
+        # a factory's requires_grad=False is its default, which torch.overrides' signatures
+        # (eye, randn ...) leave out
+        kwargs = {k: v for k, v in kwargs.items() if k != "requires_grad"}
     for sig in torch_signatures(op):
         if "names" in sig.parameters:
             continue
         try:
-            return sig, sig.bind(s.input, *s.args, **s.kwargs)
+            return sig, sig.bind(s.input, *s.args, **kwargs)
         except TypeError:
             continue
     raise SkipSample("no torch signature binds the sample")
