@@ -162,19 +162,29 @@ def conv_array(x, w, geo: Geometry):
 
 
 def conv_transpose_array(u, w, geo: Geometry):
-    """x-shaped (N, C, *S): the adjoint of conv_array in x, applied to u (N, O, *L)."""
+    """x-shaped (N, C, *S): the adjoint of conv_array in x, applied to u (N, O, *L).
+
+    Batch innermost: u moved to (O, *L, N), the columns w^T @ u as (C * prod K, *L, N),
+    and col2im into (C, *S, N): each tap's strided add then runs over contiguous stretches
+    of (last L) * N numbers, where in (N, C, *S) they would be the last L alone (numpy's
+    per-stretch cost made that twice as slow for LeNet's second layer)."""
     xp = xp_of(u)
     g = geo.groups
     N, O = u.shape[:2]
     C = w.shape[1] * g
-    ck = w.shape[1] * _prod(geo.K)
-    LL = _prod(u.shape[2:])
-    if g == 1:
-        cols = xp.matmul(xp.reshape(w, (O, ck)).T, xp.reshape(u, (N, O, LL)))
-    else:
-        cols = xp.matmul(xp.swapaxes(xp.reshape(w, (g, O // g, ck)), 1, 2),
-                         xp.reshape(u, (N, g, O // g, LL)))
-    return _col2im(xp.reshape(cols, (N, C * _prod(geo.K), LL)), geo, N, C)
+    kp = _prod(geo.K)
+    ck = w.shape[1] * kp
+    L = tuple(u.shape[2:])
+    ut = xp.reshape(xp.moveaxis(u, 0, -1), (g, O // g, _prod(L) * N))
+    wt = xp.swapaxes(xp.reshape(w, (g, O // g, ck)), 1, 2)
+    cols = xp.matmul(wt[0], ut[0]) if g == 1 else xp.matmul(wt, ut)
+    cols = xp.reshape(cols, (C, kp) + L + (N,))
+    sp = tuple(s + lo + hi for s, (lo, hi) in zip(geo.S, geo.pads))
+    buf = xp.zeros((C,) + sp + (N,), dtype=cols.dtype)
+    for t, sl in geo.taps():
+        buf[(slice(None),) + sl] += cols[:, t]
+    crop = (slice(None),) + tuple(slice(lo, lo + s) for s, (lo, _) in zip(geo.S, geo.pads))
+    return xp.ascontiguousarray(xp.moveaxis(buf[crop], -1, 0))
 
 
 def conv_weight_array(x, u, geo: Geometry):
