@@ -101,6 +101,17 @@ def spread_array(a, shape, axes, keepdims):
     if math.prod(shape) <= _SMALL:
         return _filled(a, shape, axes, keepdims)
     a = _with_kept_axes(a, axes, keepdims)
+    if type(a) is ndarray and 1 < _count(shape, axes) <= 16 and math.prod(shape) >= 16384:
+        # (a pooling window's gradient: a new array by one strided copy per window
+        # element, where a copy of the broadcast view, as the reshape after it makes, walks
+        # the window's axes an element at a time, twice as slow)
+        out = MODULES[type(a)].empty(shape, a.dtype)
+        for idx in itertools.product(*(range(shape[ax]) for ax in axes)):
+            key = [slice(None)] * len(shape)
+            for ax, i in zip(axes, idx):
+                key[ax] = slice(i, i + 1)
+            out[tuple(key)] = a
+        return out
     return MODULES[type(a)].broadcast_to(a, shape)
 
 
