@@ -472,15 +472,16 @@ def _np_conv_grads(g, cols, w):
 
 
 def _np_conv_input_grad(g, w, side: int):
-    """The gradient of the (unpadded) input: w^T times g, batch innermost, col2im."""
+    """The gradient of the (unpadded) input: w^T times g (one product per output row),
+    batch innermost, col2im."""
     n, o, out = g.shape[0], g.shape[1], g.shape[2]
     c, k = w.shape[1], w.shape[2]
-    gt = np.moveaxis(g, 0, -1).reshape(o, out * out * n)
-    cols = (w.reshape(o, -1).T @ gt).reshape(c, k * k, out, out, n)
+    gt = np.moveaxis(g, 0, -1).reshape(o, out, out * n).transpose(1, 0, 2)
+    cols = np.matmul(w.reshape(o, -1).T, gt).reshape(out, c, k * k, out, n)
     buf = np.zeros((c, side, side, n), F32)
     for i in range(k):
         for j in range(k):
-            buf[:, i:i + out, j:j + out] += cols[:, i * k + j]
+            buf[:, i:i + out, j:j + out] += cols[:, :, i * k + j].swapaxes(0, 1)
     return np.ascontiguousarray(np.moveaxis(buf, -1, 0))
 
 
