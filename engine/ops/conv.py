@@ -13,8 +13,7 @@ Each op's derivative is written with the other two (over the rule namespace ``np
 derivatives of any order come free.  The kernels are im2col (one copy of a strided view of
 the padded input where the array module has stride tricks, else a strided slice per kernel
 tap: no Python loop over positions or batch) plus one batched matrix product; col2im adds
-the columns back tap by tap.  The forward keeps its columns for the weight gradient when
-that is wanted.  The array module comes from the
+the columns back tap by tap.  The array module comes from the
 arrays (numpy, cupy, the fake GPU alike).  ``unfold``/``fold`` (im2col/col2im as tensors)
 are a fourth and fifth op, each the other's derivative.
 """
@@ -126,22 +125,6 @@ def _col2im(cols, geo: Geometry, N: int, C: int):
     return xp.ascontiguousarray(buf[crop])
 
 
-class _Columns(Geometry):
-    """A geometry carrying the forward's columns of x (the array ``x``) for the weight
-    gradient, which takes them once (a retained graph's next backward makes them again).
-    An instance dict, not slots: a subclass of tuple."""
-
-
-def _columns(x, geo: Geometry):
-    """The columns of x: the ones the forward kept for this x, else made now."""
-    if type(geo) is _Columns:
-        cols, src = geo.cols, geo.x
-        geo.cols = geo.x = None
-        if cols is not None and src is x:
-            return cols
-    return _im2col(x, geo)
-
-
 def _conv_cols(cols, w, geo: Geometry, N: int):
     """y (N, O, *L) from the columns of x and w (O, C/g, *K)."""
     xp = xp_of(cols)
@@ -165,9 +148,10 @@ def conv_transpose_array(u, w, geo: Geometry):
     """x-shaped (N, C, *S): the adjoint of conv_array in x, applied to u (N, O, *L).
 
     Batch innermost: u moved to (O, *L, N), the columns w^T @ u as (L0, C * prod K,
-    *L[1:], N), and col2im into (C, *S, N): each tap's strided add then runs over contiguous stretches
-    of (last L) * N numbers, where in (N, C, *S) they would be the last L alone (numpy's
-    per-stretch cost made that twice as slow for LeNet's second layer)."""
+    *L[1:], N), and col2im into (C, *S, N): each tap's strided add then runs over
+    contiguous stretches of (last L) * N numbers, where in (N, C, *S) they would be the
+    last L alone (numpy's per-stretch cost made that twice as slow for LeNet's second
+    layer)."""
     xp = xp_of(u)
     g = geo.groups
     N, O = u.shape[:2]
@@ -196,7 +180,7 @@ def conv_weight_array(x, u, geo: Geometry):
     g = geo.groups
     N, C = x.shape[:2]
     O = u.shape[1]
-    cols = _columns(x, geo)
+    cols = _im2col(x, geo)
     LL = cols.shape[2]
     ck, og = cols.shape[1] // g, O // g
     um = xp.reshape(u, (N, g, og, LL))
@@ -247,17 +231,12 @@ def _same_dtype(x, w):
 
 
 def conv(x, w, geo: Geometry):
-    """The convolution of tensors x (N, C, *S) and w (O, C/g, *K) over ``geo``.  Where
-    w's gradient will be wanted, the node keeps x's columns for it (memory for time: the
-    weight gradient then makes no second im2col)."""
+    """The convolution of tensors x (N, C, *S) and w (O, C/g, *K) over ``geo``.  (The
+    weight gradient makes x's columns again rather than the node keeping them: measured
+    on benchmark G, keeping them more than doubled the step's peak memory and was slower,
+    the fresh columns costing more than the second im2col.)"""
     a, b = _same_dtype(x, w)
-    cols = _im2col(a, geo)
-    t = record(_conv, _conv_cols(cols, b, geo, a.shape[0]), (x, w), (x, w), geo)
-    node = t.node
-    if node is not None and node.parents[1] is not None:
-        keep = node.attrs = tuple.__new__(_Columns, geo)
-        keep.x, keep.cols = a, cols
-    return t
+    return record(_conv, conv_array(a, b, geo), (x, w), (x, w), geo)
 
 
 def conv_transpose(u, w, geo: Geometry):
