@@ -407,29 +407,43 @@ class NpMlp:
         return self.step_grads()
 
 
-def _np_im2col(x, k: int, pad: int):
+_SCRATCH: dict = {}
+
+
+def _scratch(name: str, shape, zero: bool = False):
+    """A buffer kept between steps (a hand-written step can reuse its memory: freshly
+    allocated large arrays cost this machine thousands of page faults a step)."""
+    a = _SCRATCH.get(name)
+    if a is None or a.shape != shape:
+        a = _SCRATCH[name] = np.zeros(shape, F32)
+    elif zero:
+        a[...] = 0.0
+    return a
+
+
+def _np_im2col(x, k: int, pad: int, name: str):
     """x (N, C, H, W) -> columns (N, C*k*k, L*L), stride 1: one copy of a strided view."""
     from numpy.lib.stride_tricks import as_strided
     n, c, h, _ = x.shape
     if pad:
-        xp = np.zeros((n, c, h + 2 * pad, h + 2 * pad), F32)
+        xp = _scratch(name + "pad", (n, c, h + 2 * pad, h + 2 * pad))  # (border stays 0)
         xp[:, :, pad:pad + h, pad:pad + h] = x
         x, h = xp, h + 2 * pad
     out = h - k + 1
     s = x.strides
-    cols = np.empty((n, c, k, k, out, out), F32)
+    cols = _scratch(name, (n, c, k, k, out, out))
     cols[...] = as_strided(x, cols.shape, s[:2] + s[2:] + s[2:])
     return cols.reshape(n, c * k * k, out * out)
 
 
-def _np_conv(x, w, b, pad):
-    """y = w * x + b by im2col and one batched product; also the columns."""
+def _np_conv(x, w, b, pad, name):
+    """y = w * x + b by im2col and one batched product."""
     n, o, k = x.shape[0], w.shape[0], w.shape[2]
-    cols = _np_im2col(x, k, pad)
+    cols = _np_im2col(x, k, pad, name)
     y = np.matmul(w.reshape(o, -1), cols)
     y += b[:, None]
     side = int(round(cols.shape[2] ** 0.5))
-    return y.reshape(n, o, side, side), cols
+    return y.reshape(n, o, side, side)
 
 
 def _np_sigmoid_(z):
@@ -463,9 +477,12 @@ def _np_unpool_sig(g, s):
     return out
 
 
-def _np_conv_grads(g, cols, w):
-    """The gradients of w and b from the output gradient g (N, O, L, L) and the columns."""
+def _np_conv_grads(g, x, w, pad, name):
+    """The gradients of w and b from the output gradient g (N, O, L, L) and the input x,
+    whose columns are made again (as the engine does: faster here than keeping the
+    forward's, see RESULTS.md)."""
     n, o = g.shape[:2]
+    cols = _np_im2col(x, w.shape[2], pad, name)
     gm = g.reshape(n, o, -1)
     gw = np.matmul(cols, gm.transpose(0, 2, 1)).sum(axis=0).T.reshape(w.shape)
     return gw, gm.sum(axis=(0, 2))
@@ -478,7 +495,7 @@ def _np_conv_input_grad(g, w, side: int):
     c, k = w.shape[1], w.shape[2]
     gt = np.moveaxis(g, 0, -1).reshape(o, out, out * n).transpose(1, 0, 2)
     cols = np.matmul(w.reshape(o, -1).T, gt).reshape(out, c, k * k, out, n)
-    buf = np.zeros((c, side, side, n), F32)
+    buf = _scratch("col2im", (c, side, side, n), zero=True)
     for i in range(k):
         for j in range(k):
             buf[:, i:i + out, j:j + out] += cols[:, :, i * k + j].swapaxes(0, 1)
@@ -495,10 +512,10 @@ class NpLeNet:
     def step_grads(self):
         w1, b1, w2, b2, w3, b3, w4, b4, w5, b5 = self.params
         n = len(self.labels)
-        z1, cols1 = _np_conv(self.x, w1, b1, 2)
+        z1 = _np_conv(self.x, w1, b1, 2, "cols1")
         s1 = _np_sigmoid_(z1)
         p1 = _np_pool(s1)
-        z2, cols2 = _np_conv(p1, w2, b2, 0)
+        z2 = _np_conv(p1, w2, b2, 0, "cols2")
         s2 = _np_sigmoid_(z2)
         p2 = _np_pool(s2).reshape(n, 400)
         z3 = p2 @ w3
@@ -522,9 +539,9 @@ class NpLeNet:
         g *= s3 * (1 - s3)
         gw3, gb3 = p2.T @ g, g.sum(axis=0)
         g = _np_unpool_sig((g @ w3.T).reshape(n, 16, 5, 5), s2)
-        gw2, gb2 = _np_conv_grads(g, cols2, w2)
+        gw2, gb2 = _np_conv_grads(g, p1, w2, 0, "cols2")
         g = _np_unpool_sig(_np_conv_input_grad(g, w2, 14), s1)
-        gw1, gb1 = _np_conv_grads(g, cols1, w1)
+        gw1, gb1 = _np_conv_grads(g, self.x, w1, 2, "cols1")
         return [gw1, gb1, gw2, gb2, gw3, gb3, gw4, gb4, gw5, gb5]
 
     run = NpMlp.run
