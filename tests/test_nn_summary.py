@@ -186,3 +186,18 @@ def test_summary_errors_match_paddle(kw):
             m.summary(net, **kw)
         caught.append((type(info.value), str(info.value)))
     assert caught[0] == caught[1]
+
+
+def test_unique_name_guard_matches_paddle():
+    def names(m):
+        before = int(m.utils.unique_name.generate("fc").split("_")[-1])
+        with m.utils.unique_name.guard():
+            a, b = m.nn.Linear(2, 2), m.nn.Linear(2, 2)
+            made = [a.full_name(), b.full_name(), m.utils.unique_name.generate("fc"),
+                    m.utils.unique_name.generate("fc"), a.weight.name]
+        after = int(m.utils.unique_name.generate("fc").split("_")[-1])
+        return made, after - before
+
+    (real, real_after), (ours, ours_after) = names(paddle), names(paddlelike)
+    assert ours == real == ["linear_0", "linear_1", "fc_0", "fc_1", "linear_0.w_0"]
+    assert ours_after == real_after == 1  # the outer counters are back
