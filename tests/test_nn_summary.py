@@ -125,12 +125,14 @@ def _models(m, which):
     if which == "int64":
         return nn.Sequential(nn.Embedding(10, 3), nn.Tanh()), dict(input_size=(5, 3),
                                                                    dtypes="int64")
+    if which == "no-params":  # the totals stay plain ints
+        return nn.Sequential(nn.ReLU(), nn.Flatten()), dict(input_size=(2, 3, 4))
     raise KeyError(which)
 
 
 CASES = ["mlp", "lenet", "lenet-minus1", "bn", "bn1d", "lstm", "gru", "lstm-alone",
          "simplernn-alone", "linear-alone", "ints-as-list", "two-inputs", "list-input",
-         "dict-input", "frozen", "wide", "int64"]
+         "dict-input", "frozen", "wide", "int64", "no-params"]
 
 
 def _summary(m, which, capsys):
