@@ -101,7 +101,8 @@ def spread_array(a, shape, axes, keepdims):
     if math.prod(shape) <= _SMALL:
         return _filled(a, shape, axes, keepdims)
     a = _with_kept_axes(a, axes, keepdims)
-    if type(a) is ndarray and 1 < _count(shape, axes) <= 16 and math.prod(shape) >= 16384:
+    if type(a) is ndarray and 1 < _count(shape, axes) <= 16 and \
+            math.prod(shape) >= _WINDOW_MIN:
         # (a pooling window's gradient: a new array by one strided copy per window
         # element, where a copy of the broadcast view, as the reshape after it makes, walks
         # the window's axes an element at a time, twice as slow)
@@ -142,13 +143,18 @@ def _float_data(x):
 
 
 # ---------------------------------------------------------------- sum, mean
+# arrays from this size on, reduced over (or spread back along) axes of at most 16 elements
+# in all, take the strided-slice paths (read at call time: tests/test_thresholds.py lowers it)
+_WINDOW_MIN = 16384
+
+
 def _small_axes_sum(a, axes, keepdims):
     """The sum over ``axes`` of a large float numpy array as a sum of strided slices,
     where those axes hold few elements in all (a 2x2 pooling window of a reshaped image,
     ...): numpy's reduce walks such axes an element at a time, about ten times slower.
     None where that does not apply."""
     count = _count(a.shape, axes)
-    if not (1 < count <= 16 and a.size >= 16384 and type(a) is ndarray and
+    if not (1 < count <= 16 and a.size >= _WINDOW_MIN and type(a) is ndarray and
             a.dtype.kind == "f" and a.dtype.itemsize >= 4):
         return None
     views = []
@@ -161,6 +167,29 @@ def _small_axes_sum(a, axes, keepdims):
     for v in views[2:]:
         out += v
     return out
+
+
+def _axes_of(a, axis) -> tuple:
+    if axis is None:
+        return tuple(range(a.ndim))
+    return tuple(ax % a.ndim for ax in (axis if isinstance(axis, tuple) else (axis,)))
+
+
+def sum_array(a, axis=None, keepdims=False):
+    """``a.sum`` on a bare array, by the same route as the ``sum`` op (so that the array
+    and the recording backwards add in the same order)."""
+    fast = _small_axes_sum(a, _axes_of(a, axis), keepdims) if a.ndim else None
+    return fast if fast is not None else a.sum(axis=axis, keepdims=keepdims)
+
+
+def mean_array(a, axis=None, keepdims=False):
+    """``mean`` on a bare array, by the same route as the ``mean`` op."""
+    axes = _axes_of(a, axis)
+    fast = _small_axes_sum(a, axes, keepdims) if a.ndim else None
+    if fast is not None:
+        fast /= _count(a.shape, axes)
+        return fast
+    return MODULES[type(a)].mean(a, axis=axis, keepdims=keepdims)
 
 
 _sum = defop("sum", rule=lambda np, g, shape, attrs: np.spread(g, shape, *attrs),
