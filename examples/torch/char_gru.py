@@ -119,6 +119,7 @@ def predict(prefix, num_preds, net, vocab):
 def perplexity(net, corpus, num_steps, batch_size):
     """exp(mean cross-entropy) over consecutive windows of ``corpus`` (no training)."""
     loss, n = 0.0, 0
+    batch_size = max(1, min(batch_size, (len(corpus) - num_steps) // num_steps))
     with torch.no_grad():
         for X, Y in seq_data_iter_random(corpus, batch_size, num_steps):
             y_hat, _ = net(X, net.begin_state(batch_size=X.shape[0]))
