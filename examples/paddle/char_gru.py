@@ -1,8 +1,8 @@
-"""Character-level GRU language model (D2L 10.2, concise, in paddle) on text this script builds at run
-time from the docstrings of Python's standard library (lower-cased, letters and spaces):
-random-offset minibatches of 35 characters, one-hot inputs, Adam with gradient clipping
-(ClipGradByGlobalNorm);
-reports perplexity on the training text and on a held-out tenth, and samples a continuation.
+"""Character-level GRU language model (D2L 10.2, concise, in paddle) on text this script
+builds at run time from the docstrings of Python's standard library (lower-cased, letters
+and spaces): random-offset minibatches of 35 characters, one-hot inputs, Adam with gradient
+clipping (ClipGradByGlobalNorm); reports perplexity on the training text and on a held-out
+tenth, and samples a continuation.
 
     python char_gru.py [--epochs 20] [--lr 0.01] [--batch-size 32] [--hiddens 256]
                        [--chars 60000] [--plot curves.png]
