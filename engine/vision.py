@@ -82,6 +82,12 @@ def image_size(img, channels_first: bool) -> tuple:
     return shape[0], shape[1]
 
 
+def compose_repr(compose) -> str:
+    """``Name(`` then each transform's repr on its own indented line, then ``)``."""
+    return "".join([type(compose).__name__ + "("] +
+                   [f"\n    {t}" for t in compose.transforms] + ["\n)"])
+
+
 # ------------------------------------------------------------------ to a float array
 def to_channels_first(a, channels_first: bool = True, float_dtype="float32"):
     """An (H, W) or (H, W, C) array as (C, H, W) (or (H, W, C) when not ``channels_first``):

@@ -102,10 +102,7 @@ class Compose:
         return data
 
     def __repr__(self) -> str:
-        s = self.__class__.__name__ + "("
-        for t in self.transforms:
-            s += f"\n    {t}"
-        return s + "\n)"
+        return _V.compose_repr(self)
 
 
 class BaseTransform:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from janusgrad import vision as _V
 from janusgrad.dropin import module_getattr as _module_getattr
 
 from ...nn.modules.module import Module as _Module
@@ -25,10 +26,7 @@ class Compose:
         return img
 
     def __repr__(self) -> str:
-        s = self.__class__.__name__ + "("
-        for t in self.transforms:
-            s += f"\n    {t}"
-        return s + "\n)"
+        return _V.compose_repr(self)
 
 
 class ToTensor:
