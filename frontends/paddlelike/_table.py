@@ -403,7 +403,8 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None,
 def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False,  # noqa: A002
               name=None):
     out = Q.histc(input, bins, min, max, weight, density)
-    return out if weight is not None or density else E.cast(out, to_np("int64"))
+    # (counts as int64; weighted or density histograms are float32 whatever the input)
+    return E.cast(out, to_np("float32" if weight is not None or density else "int64"))
 
 
 def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None, *,
@@ -684,6 +685,57 @@ def _lstsq(x, y, rcond=None, driver=None, name=None):  # rank as int32 (but gels
     return sol, res, rank if driver == "gels" else E.cast(rank, _DTYPES["int32"]), sv
 
 
+# ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3): paddle's cov takes rowvar
+# and a bool ddof, frexp's exponent has the input's dtype, trapezoid's x and dx
+from janusgrad.ops import mathstat as MS  # noqa: E402
+
+
+def _cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
+    x = x if rowvar or x.array.ndim < 2 else S.swapaxes(x, 0, 1)
+    return MS.cov(x, int(ddof), fweights, aweights)
+
+
+def _corrcoef(x, rowvar=True, name=None):
+    return MS.corrcoef(x if rowvar or x.array.ndim < 2 else S.swapaxes(x, 0, 1))
+
+
+def _frexp(x, name=None):
+    m, e = MS.frexp(x)  # (paddle's exponent is a float recorded from x, with gradient 0)
+    return m, E.where_(E.eq(e, e), E.cast(e, x.array.dtype), x)
+
+
+def _quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None, *, out=None):
+    return MS.quantile(x, q, axis, keepdim, interpolation)
+
+
+def _nanquantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None):
+    return MS.nanquantile(x, q, axis, keepdim, interpolation)
+
+
+from janusgrad.ops import linalg3 as L3  # noqa: E402
+
+
+def _lu(x, pivot=True, get_infos=False, name=None):  # (LU, pivots[, infos])
+    packed, piv = L3.lu_factor(x, pivot)
+    return (packed, piv, LA.info_zeros(x)) if get_infos else (packed, piv)
+
+
+def _triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, name=None):
+    t = S.swapaxes(x, -1, -2) if transpose else x  # (the solution alone, not torch's pair)
+    return L3.solve_triangular(t, y, upper != transpose, True, unitriangular)
+
+
+def _lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
+    p, low, up = L3.lu_unpack(x, y, unpack_ludata, unpack_pivots)
+    if unpack_pivots and x.array.ndim >= 2:  # (paddle records P from x, gradient zero)
+        p = E.add(p, R.sum(S.narrow(x, -1, 0, 0), (-2, -1), True))
+    return p, low, up
+
+
+def _lu_solve(b, lu, pivots, trans="N", name=None):
+    return L3.lu_solve(lu, pivots, b, True, trans != "N")
+
+
 ROWS = [
     # elementwise, binary (paddle name, engine op, in-place where paddle has it)
     Row("add", "elementwise.add", _XY, "x, y", "fmi"),
@@ -902,6 +954,34 @@ ROWS = [
     Row("divide", _divide, forms="fmi"),
     Row("round", _round, forms="fmi"),
     Row("cumsum", _cumsum, forms="fmi"),
+    # activations and losses family (engine.nn.losses): paddle.pdist
+    Row("pdist", "janusgrad.nn.losses.pdist", "x, p=2.0, name=None", "x, p", "f"),
+    # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
+    *(Row(n, f"mathstat.{n}", _X, "x", "fmi") for n in ("acosh", "asinh", "atanh")),
+    Row("block_diag", MS.block_diag, "inputs, name=None", "inputs", "f"),
+    Row("cdist", MS.cdist, "x, y, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary', "
+        "name=None", "x, y, p"),
+    Row("cov", _cov, forms="m"), Row("corrcoef", _corrcoef, forms="m"),
+    Row("diff", MS.diff, "x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None",
+        "x, n, axis, prepend, append"),
+    Row("frexp", _frexp),
+    Row("quantile", _quantile), Row("nanquantile", _nanquantile),
+    Row("dist", MS.dist, "x, y, p=2, name=None", "x, y, p"),
+    Row("renorm", MS.renorm, "x, p, axis, max_norm", "x, p, axis, max_norm", "fmi"),
+    Row("trapezoid", MS.trapezoid, "y, x=None, dx=None, axis=-1, name=None", "y, x, dx, axis"),
+    Row("cumulative_trapezoid", MS.cumulative_trapezoid,
+        "y, x=None, dx=None, axis=-1, name=None", "y, x, dx, axis"),
+    Row("nanmean", MS.nanmean, "x, axis=None, keepdim=False, name=None",
+        "x, _axes(axis), keepdim"),
+    Row("nansum", MS.nansum, "x, axis=None, dtype=None, keepdim=False, name=None",
+        "x, _axes(axis), keepdim, None if dtype is None else to_np(dtype)"),
+    Row("vander", L3.vander, "x, n=None, increasing=False, name=None", "x, n, increasing"),
+    Row("cholesky_solve", L3.cholesky_solve, "x, y, upper=False, name=None", "x, y, upper",
+        "m"),
+    Row("cholesky_inverse", L3.cholesky_inverse, "x, upper=False, name=None", "x, upper", "m"),
+    Row("lu", _lu, forms="m"),
+    Row("lu_unpack", _lu_unpack, forms="m"),
+    Row("householder_product", L3.householder_product, "x, tau, name=None", "x, tau", "m"),
 ]
 
 # ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)
@@ -928,4 +1008,15 @@ LINALG_ROWS = [
     Row("cond", LA.cond, "x, p=None, name=None", "x, p", "f"),
     Row("matrix_rank", LA.matrix_rank, "x, tol=None, hermitian=False, atol=None, rtol=None, "
         "name=None", "x, atol, rtol, hermitian, tol", "f"),
+    # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
+    Row("cov", _cov, forms="f"), Row("corrcoef", _corrcoef, forms="f"),
+    Row("cholesky_solve", L3.cholesky_solve, "x, y, upper=False, name=None", "x, y, upper",
+        "f"),
+    Row("cholesky_inverse", L3.cholesky_inverse, "x, upper=False, name=None", "x, upper", "f"),
+    Row("lu", _lu, forms="f"),
+    Row("lu_unpack", _lu_unpack, forms="f"),
+    Row("lu_solve", _lu_solve, forms="f"),
+    Row("triangular_solve", _triangular_solve, forms="f"),
+    Row("matrix_exp", L3.matrix_exp, _X, "x", "f"),
+    Row("householder_product", L3.householder_product, "x, tau, name=None", "x, tau", "f"),
 ]

@@ -3,7 +3,26 @@
 from janusgrad.dropin import module_getattr as _module_getattr
 
 from . import functional, initializer
+from .attention import (
+    LayerNorm,
+    MultiHeadAttention,
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm
+from .conv import (  # (conv part)
+    Conv1D,
+    Conv1DTranspose,
+    Conv2D,
+    Conv2DTranspose,
+    Conv3D,
+    Conv3DTranspose,
+    Fold,
+    Unfold,
+)
 from .layer import Layer
 from .layers import (
     GELU,
@@ -46,6 +65,33 @@ from .norm import (  # the norm part
     Unflatten,
 )
 from .parameter import ParamAttr, Parameter
+from .pool import (  # (part pool)
+    AdaptiveAvgPool1D,
+    AdaptiveAvgPool2D,
+    AdaptiveAvgPool3D,
+    AdaptiveMaxPool1D,
+    AdaptiveMaxPool2D,
+    AdaptiveMaxPool3D,
+    AvgPool1D,
+    AvgPool2D,
+    AvgPool3D,
+    ChannelShuffle,
+    MaxPool1D,
+    MaxPool2D,
+    MaxPool3D,
+    MaxUnPool1D,
+    MaxUnPool2D,
+    MaxUnPool3D,
+    Pad1D,
+    Pad2D,
+    Pad3D,
+    PixelShuffle,
+    PixelUnshuffle,
+    Upsample,
+    UpsamplingBilinear2D,
+    UpsamplingNearest2D,
+    ZeroPad2D,
+)
 from .recurrent import (  # recurrent layers
     GRU,
     LSTM,
@@ -57,5 +103,10 @@ from .recurrent import (  # recurrent layers
     SimpleRNN,
     SimpleRNNCell,
 )
+
+# isort: split
+# activations and losses family
+from .activation_ext import *  # noqa: F403
+from .loss_ext import *  # noqa: F403
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn")
