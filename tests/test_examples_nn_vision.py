@@ -39,14 +39,14 @@ def test_lenet_on_digits_learns(dialect, tmp_path):
     if missing:
         pytest.skip(f"{RUNNER[dialect]}.nn lacks {', '.join(missing)} (being built in parallel)")
     plot = tmp_path / "lenet.png"
-    r = _run(dialect, "lenet_digits.py", "--epochs", "3", "--plot", str(plot))
+    r = _run(dialect, "lenet_digits.py", "--epochs", "1", "--plot", str(plot))
     assert r.returncode == 0, r.stderr[-3000:]
     assert plot.stat().st_size > 1000
-    assert "epoch 3" in r.stderr  # the progress bar
+    assert "epoch 1/1" in r.stderr  # the progress bar
     assert re.search(r"AvgPool2[dD] output shape: \t (torch|paddle)\.Size\(\[1, 16, 5, 5\]\)",
                      r.stdout), r.stdout
     acc = [float(a) for a in re.findall(r"^epoch \d+: .*test acc ([0-9.]+)$", r.stdout, re.M)]
-    assert len(acc) == 3 and acc[-1] >= 0.8, r.stdout
+    assert len(acc) == 1 and acc[-1] >= 0.9, r.stdout  # (the full run: >= 0.99)
 
 
 @pytest.mark.parametrize("dialect", ["torch", "paddle"])
