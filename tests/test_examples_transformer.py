@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_examples_paddle import _real_paddle_python
+
 pytest.importorskip("tqdm")
 pytest.importorskip("matplotlib")
 
@@ -58,22 +60,6 @@ def test_torch_transformer_learns_on_real_torch(tmp_path):
     r = _run([sys.executable, str(ROOT / "torch" / "transformer_reverse.py"), *SHORT], tmp_path)
     assert r.returncode == 0, r.stderr[-3000:]
     assert _torch_acc(r.stdout) > LEARNED, r.stdout
-
-
-def _real_paddle_python():
-    """A Python with real paddle installed: this one, or the oracle venv."""
-    try:
-        import paddle  # noqa: F401
-        if "paddlelike" not in getattr(sys.modules["paddle"], "__file__", ""):
-            return sys.executable
-    except ImportError:
-        pass
-    venv = Path("/work/oracle-venv/bin/python")
-    if venv.exists():
-        probe = subprocess.run([str(venv), "-c", "import paddle, tqdm"], capture_output=True)
-        if probe.returncode == 0:
-            return str(venv)
-    pytest.skip("real paddle is not installed")
 
 
 def test_paddle_transformer_learns_under_paddlelike(tmp_path):
