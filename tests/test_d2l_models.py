@@ -71,7 +71,8 @@ def steps(d2l_dir, tmp_path_factory):  # noqa: F811 - the imported fixture
     the runner; returns (folder of results, whether real torch ran)."""
     out = tmp_path_factory.mktemp("d2l_steps")
     cases = ",".join(c for c in CASES if not _lacking(c))
-    env = {**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"}
+    env = {**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg",
+           "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     real = _real_torch()
     runs = ([[sys.executable, str(STEP), "torch"]] if real else []) + \
         [[sys.executable, "-m", "torchlike", str(STEP), "torchlike"]]
