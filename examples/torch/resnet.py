@@ -74,10 +74,11 @@ def main():
         X = layer(X)
         print(layer.__class__.__name__, 'output shape:\t', X.shape)
 
-    loss = nn.CrossEntropyLoss(reduction='none')
     trainer = torch.optim.SGD(net.parameters(), lr=args.lr)
-    scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(trainer, args.epochs)
-    history = train_ch3(net, train_iter, test_iter, loss, args.epochs, trainer, scheduler)
+    # the rate decays to zero over the run (BatchNorm's running statistics settle with it)
+    history = train_ch3(net, train_iter, test_iter, nn.CrossEntropyLoss(reduction='none'),
+                        args.epochs, trainer,
+                        torch.optim.lr_scheduler.CosineAnnealingLR(trainer, args.epochs))
     if args.plot:
         plot_history(history, args.plot, "ResNet")
 
