@@ -1,4 +1,4 @@
-"""Workloads A-F, written once per API style.
+"""Workloads A-F and H, written once per API style.
 
 ``TorchStyle`` runs unchanged on real torch and on torchlike, ``PaddleStyle`` on real paddle
 and on paddlelike (that the same code runs on both is the point of the project); ``NumpyStyle``
@@ -315,6 +315,80 @@ class ThirdDerivative:
         return [self.s.numpy(self.run())]
 
 
+# ====================================================================== H: LSTM language model
+LSTM_VOCAB, LSTM_HIDDEN, LSTM_STEPS, LSTM_BATCH, LSTM_LAYERS = 28, 256, 35, 32, 2
+LSTM_SMOKE = (28, 16, 5, 4, 2)  # the same shapes' kinds, small
+
+
+def lstm_data(vocab, hidden, steps, batch, layers):
+    """Tokens [batch, steps], targets [steps * batch] (time-major, as D2L flattens Y.T), and
+    the parameters in torch's layout: per layer (W_ih [4H, I], W_hh [4H, H], b_ih, b_hh),
+    then the head's W [V, H] and b [V]; uniform(-1/sqrt(H), 1/sqrt(H)) as both frameworks."""
+    rng = np.random.default_rng(4)
+    tokens = rng.integers(0, vocab, (batch, steps)).astype(np.int64)
+    targets = rng.integers(0, vocab, (steps * batch,)).astype(np.int64)
+    k = 1.0 / np.sqrt(hidden)
+
+    def u(*shape):
+        return rng.uniform(-k, k, shape).astype(F32)
+    params = []
+    for layer in range(layers):
+        size_in = vocab if layer == 0 else hidden
+        params += [u(4 * hidden, size_in), u(4 * hidden, hidden), u(4 * hidden), u(4 * hidden)]
+    params += [u(vocab, hidden), u(vocab)]
+    return tokens, targets, params
+
+
+class LstmLM(Mlp):
+    """H: one SGD step of D2L's concise LSTM language model: one-hot inputs, nn.LSTM (2 layers,
+    hidden 256), a Linear head on the flattened outputs, cross-entropy, SGD."""
+
+    def __init__(self, style, sizes) -> None:
+        self.s, self.m = style, style.m
+        vocab, hidden, _, _, layers = sizes
+        self.vocab = vocab
+        tokens, targets, params = lstm_data(*sizes)
+        torch_like = isinstance(style, TorchStyle)
+        nn = self.m.nn
+        if torch_like:
+            self.rnn = nn.LSTM(vocab, hidden, layers)
+            self.head = nn.Linear(hidden, vocab)
+            if style.device is not None:
+                self.rnn.to(style.device)
+                self.head.to(style.device)
+        else:
+            self.rnn = nn.LSTM(vocab, hidden, num_layers=layers, time_major=True)
+            self.head = nn.Linear(hidden, vocab)
+        names = [f"{w}_l{i}" for i in range(layers)
+                 for w in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
+        self.params = [getattr(self.rnn, n) for n in names] + [self.head.weight, self.head.bias]
+        # paddle's Linear keeps W as [in, out]: the head's weight is set (and read) transposed
+        self.transposed = None if torch_like else self.head.weight
+        with style.no_grad():
+            for p, a in zip(self.params, params):
+                a = a.T if p is self.transposed else a
+                if torch_like:
+                    p.copy_(style.const(a))
+                else:
+                    p.set_value(a)
+        self.tokens, self.targets = style.const(tokens), style.const(targets)
+
+    def loss(self):
+        m = self.m
+        F = m.nn.functional
+        if isinstance(self.s, TorchStyle):
+            x = F.one_hot(self.tokens.T, self.vocab).to(m.float32)
+        else:
+            x = F.one_hot(self.tokens.T, self.vocab)
+        y, _ = self.rnn(x)
+        out = self.head(y.reshape((-1, y.shape[-1])))
+        return F.cross_entropy(out, self.targets)
+
+    def grads(self) -> list:
+        return [g.T if p is self.transposed else g
+                for p, g in zip(self.params, super().grads())]
+
+
 # ====================================================================== numpy by hand
 class NumpyStyle:
     """Marker style: the workloads below are the hand-written numpy limit."""
@@ -525,9 +599,126 @@ class NpThirdDerivative:
         return [self.run()]
 
 
+class NpLstmLM(NpMlp):
+    """H by hand: the same step in numpy, forward and back-propagation through time written
+    out, as fast as numpy allows: the gate activations gate-major ([4, B, H] per step, so every
+    elementwise op runs on contiguous memory), the three sigmoids and the tanh as ONE tanh over
+    the block (sigmoid(z) = 0.5 tanh(z / 2) + 0.5), out= buffers, one matrix product per step
+    each way, and dW_hh, dW_ih, dx as one product each over the whole sequence."""
+
+    def __init__(self, style, sizes) -> None:
+        vocab, hidden, steps, batch, layers = sizes
+        self.sizes = sizes
+        tokens, self.targets, self.params = lstm_data(*sizes)
+        self.onehot = np.zeros((steps * batch, vocab), F32)
+        self.onehot[np.arange(steps * batch), tokens.T.reshape(-1)] = 1.0
+        self.rows = np.arange(steps * batch)
+
+    @staticmethod
+    def layer_forward(x, w_ih, w_hh, b, steps):
+        """x [T*B, I] -> (hs [T+1, B, H] with hs[0] = 0, acts [T, 4, B, H], cs, tcs)."""
+        n = w_hh.shape[1]
+        batch = x.shape[0] // steps
+        half = np.array([0.5, 0.5, 1.0, 0.5], F32).reshape(4, 1, 1)
+        shift = np.array([0.5, 0.5, 0.0, 0.5], F32).reshape(4, 1, 1)
+        # the i, f, o pre-activations halved once, in the weights and the input projection
+        xw = (x @ w_ih.T).reshape(steps, batch, 4, n)
+        xw += b.reshape(4, n)
+        xw *= half.reshape(4, 1)
+        wg = w_hh.reshape(4, n, n).transpose(0, 2, 1) * half
+        acts = np.empty((steps, 4, batch, n), F32)
+        hs = np.zeros((steps + 1, batch, n), F32)
+        cs = np.zeros((steps + 1, batch, n), F32)
+        tcs = np.empty((steps, batch, n), F32)
+        tmp = np.empty((batch, n), F32)
+        for t in range(steps):
+            a = acts[t]
+            np.matmul(hs[t], wg, out=a)
+            a += xw[t].transpose(1, 0, 2)
+            np.tanh(a, out=a)
+            a *= half
+            a += shift
+            c = cs[t + 1]
+            np.multiply(a[1], cs[t], out=c)
+            np.multiply(a[0], a[2], out=tmp)
+            c += tmp
+            np.tanh(c, out=tcs[t])
+            np.multiply(a[3], tcs[t], out=hs[t + 1])
+        return hs, acts, cs, tcs
+
+    @staticmethod
+    def layer_backward(x, w_ih, w_hh, cache, g_h, need_dx):
+        """g_h [T, B, H]: (dW_ih, dW_hh, db, dx [T*B, I])."""
+        hs, acts, cs, tcs = cache
+        steps, batch, n = g_h.shape
+        dz = np.empty((steps, batch, 4 * n), F32)
+        dh = np.zeros((batch, n), F32)
+        dc = np.zeros((batch, n), F32)
+        up = np.empty((4, batch, n), F32)  # what multiplies each gate's derivative
+        slope = np.empty((4, batch, n), F32)  # each activation's derivative
+        u = np.empty((batch, n), F32)
+        for t in range(steps - 1, -1, -1):
+            a = acts[t]
+            i, f, g, o = a
+            tc = tcs[t]
+            np.subtract(1.0, a, out=slope)  # s (1 - s) for i, f, o; 1 - g^2 for g
+            slope *= a
+            np.multiply(g, g, out=slope[2])
+            np.subtract(1.0, slope[2], out=slope[2])
+            dh += g_h[t]
+            np.multiply(tc, tc, out=u)  # dc += dh o (1 - tanh(c)^2)
+            np.subtract(1.0, u, out=u)
+            u *= o
+            u *= dh
+            dc += u
+            np.multiply(dc, g, out=up[0])
+            np.multiply(dc, cs[t], out=up[1])
+            np.multiply(dc, i, out=up[2])
+            np.multiply(dh, tc, out=up[3])
+            up *= slope
+            dc *= f
+            zt = dz[t]
+            zt.reshape(batch, 4, n)[...] = up.transpose(1, 0, 2)
+            np.matmul(zt, w_hh, out=dh)
+        flat = dz.reshape(steps * batch, 4 * n)
+        gw_hh = flat.T @ hs[:-1].reshape(steps * batch, n)
+        gw_ih = flat.T @ x
+        gb = flat.sum(0)
+        dx = flat @ w_ih if need_dx else None
+        return gw_ih, gw_hh, gb, dx
+
+    def step_grads(self) -> list:
+        vocab, hidden, steps, batch, layers = self.sizes
+        ps = self.params
+        x = self.onehot
+        caches = []
+        for layer in range(layers):
+            w_ih, w_hh, b_ih, b_hh = ps[4 * layer:4 * layer + 4]
+            cache = self.layer_forward(x, w_ih, w_hh, b_ih + b_hh, steps)
+            caches.append((x, cache))
+            x = cache[0][1:].reshape(steps * batch, hidden)
+        w_o, b_o = ps[-2:]
+        flat = x
+        o = flat @ w_o.T
+        o += b_o
+        o -= o.max(axis=1, keepdims=True)
+        p = np.exp(o)
+        p /= p.sum(axis=1, keepdims=True)
+        p[self.rows, self.targets] -= 1.0
+        p /= steps * batch
+        grads = [p.T @ flat, p.sum(0)]
+        g_h = p @ w_o
+        for layer in range(layers - 1, -1, -1):
+            w_ih, w_hh = ps[4 * layer:4 * layer + 2]
+            xin, cache = caches[layer]
+            gw_ih, gw_hh, gb, g_h = self.layer_backward(
+                xin, w_ih, w_hh, cache, g_h.reshape(steps, batch, hidden), layer > 0)
+            grads = [gw_ih, gw_hh, gb, gb.copy()] + grads
+        return grads
+
 # ====================================================================== the table
 def build(style, name: str, smoke: bool = False):
-    """Workload ``name`` (A, A_nograd, B, C, D, E, F, curve<N>, loop) for ``style``."""
+    """Workload ``name`` (A, A_nograd, B, C, D, E, F, H, curve<N>, loop) for ``style``."""
     numpy = isinstance(style, NumpyStyle)
     if name in ("A", "A_nograd"):
         return (NpChain if numpy else Chain)(style, A_SIZE)
@@ -547,4 +738,8 @@ def build(style, name: str, smoke: bool = False):
         return (NpThirdDerivative if numpy else ThirdDerivative)(style)
     if name == "G":
         return (NpLeNet if numpy else LeNet)(style, 16 if smoke else 256)
+    if name == "H":
+        sizes = LSTM_SMOKE if smoke else (LSTM_VOCAB, LSTM_HIDDEN, LSTM_STEPS, LSTM_BATCH,
+                                          LSTM_LAYERS)
+        return (NpLstmLM if numpy else LstmLM)(style, sizes)
     raise ValueError(f"unknown workload {name!r}")

@@ -41,7 +41,7 @@ VOCABULARY = frozenset("""
     shape size result_type can_cast promote_types isscalar unravel_index ravel_multi_index
     indices meshgrid histogram bincount roll rollaxis atleast_2d split array_split
     linalg float_ integer floating signedinteger unsignedinteger number generic
-    logaddexp2 nextafter heaviside gcd lcm left_shift right_shift sinc
+    logaddexp2 nextafter heaviside gcd lcm left_shift right_shift sinc frexp ldexp
 """.split())
 # factories that take host data and put it on the device (cupy.asarray(numpy_array) copies)
 _TRANSFERS = frozenset({"array", "asarray", "ascontiguousarray"})

@@ -18,7 +18,7 @@ def test_smoke_runs_and_gradients_agree():
     r = _smoke()
     assert r.returncode == 0, r.stdout + r.stderr
     assert "smoke run ok" in r.stdout
-    for workload in "ABCDEF":
+    for workload in "ABCDEFH":
         for system in ("torchlike", "paddlelike"):
             assert f"gradients {workload:9s} {system:10s} ok" in r.stdout
 

@@ -14,8 +14,12 @@ TORCH_CASES = {
     "max_dim": "x.max(0).values", "where": "torch.where(x > 0, x, 2 * x)",
     "clamp": "x.clamp(-0.5, 0.5)", "sum": "x", "pow2": "x ** 2", "copysign": "torch.copysign(x, c)",
     "relu_of_mul": "F.relu(x * c)", "norm1": "x.norm(1)", "sort": "x.sort().values",
+    "hardtanh": "F.hardtanh(x)", "relu6": "F.relu6(x)", "threshold": "F.threshold(x, 0.1, 0.0)",
+    "hardshrink": "F.hardshrink(x)", "softshrink": "F.softshrink(x)", "elu": "F.elu(x)",
+    "silu": "F.silu(x)",
 }
-NAMED = {TORCH_CASES["relu"], TORCH_CASES["abs"], TORCH_CASES["copysign"]}
+NAMED = {TORCH_CASES[k] for k in ("relu", "abs", "copysign", "hardtanh", "relu6", "threshold",
+                                   "hardshrink", "softshrink")}
 PADDLE_CASES = {
     "relu": "F.relu(x)", "abs": "paddle.abs(x)", "exp": "paddle.exp(x)", "tanh": "paddle.tanh(x)",
     "square": "x * x", "mul_number": "x * 2.0", "div_number": "x / 2", "rdiv_number": "2.0 / x",

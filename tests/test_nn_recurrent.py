@@ -267,3 +267,36 @@ def test_engine_fake_gpu(mode):
     for a, b in zip(*results):
         np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)
 
+
+
+@pytest.mark.parametrize("name,kw", [
+    ("LSTM", dict(num_layers=2, direction="bidirect")),
+    ("GRU", dict(time_major=True)),
+    ("SimpleRNN", dict(direction="bidirect")),
+])
+def test_paddle_sequence_length_masks_as_paddle(name, kw):
+    """sequence_length: steps past each sequence's length keep the state and output zeros;
+    the reverse direction starts at each sequence's last step (values and gradients)."""
+    paddle = pytest.importorskip("paddle")
+    import paddlelike
+    paddle.seed(1)
+    ref = getattr(paddle.nn, name)(3, 4, **kw)
+    ours = getattr(paddlelike.nn, name)(3, 4, **kw)
+    ours.set_state_dict({k: paddlelike.to_tensor(v.numpy()) for k, v in ref.state_dict().items()})
+    steps, batch = 5, 3
+    shape = (steps, batch, 3) if kw.get("time_major") else (batch, steps, 3)
+    x = RNG.standard_normal(shape).astype(np.float32)
+    lengths = np.array([5, 2, 3], np.int64)
+    results = []
+    for mod, lib in ((ref, paddle), (ours, paddlelike)):
+        xt = lib.to_tensor(x, stop_gradient=False)
+        out, st = mod(xt, sequence_length=lib.to_tensor(lengths))
+        hn = st[0] if name == "LSTM" else st
+        loss = (out * out).sum() + lib.sin(hn).sum()
+        if name == "LSTM":
+            loss = loss + lib.cos(st[1]).sum()
+        loss.backward()
+        results.append([out.numpy(), hn.numpy(), xt.grad.numpy()]
+                       + [p.grad.numpy() for p in mod.parameters()])
+    for a, b in zip(*results):
+        np.testing.assert_allclose(b, a, **TOL)

@@ -78,7 +78,11 @@ def test_array_and_recording_backwards_agree_with_thresholds_lowered(spec, lower
         _, _, want = vjp(spec.fn, arrays, kwargs, grad_args, u, create_graph=True)
         for g, w in zip(got, want):
             assert (g is None) == (w is None)
-            if g is not None:
+            if g is not None and spec.extra.get("fused_backward"):
+                # a fused op: its array backward is its own kernel (e.g. BPTT), its recording
+                # backward the composite it recomputes; equal to rounding, not bit for bit
+                np.testing.assert_allclose(g.array, w.array, rtol=1e-12, atol=1e-15)
+            elif g is not None:
                 np.testing.assert_array_equal(g.array, w.array)
 
     run()

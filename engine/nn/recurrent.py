@@ -69,13 +69,16 @@ def lstm_cell(x, h, c, w_ih, w_hh, b_ih=None, b_hh=None, w_hr=None):
 
 
 # ---------------------------------------------------------------- a direction, engine ops
-def sequence_composite(mode, xw, h, c, w_hh, b_hh=None, reverse=False, w_hr=None):
+def sequence_composite(mode, xw, h, c, w_hh, b_hh=None, reverse=False, w_hr=None, mask=None):
     """One direction of one layer from engine ops: (outputs [T, B, H] in time order, h_T,
-    c_T).  ``xw`` is the input projection with its biases (GRU: b_ih only)."""
+    c_T).  ``xw`` is the input projection with its biases (GRU: b_ih only).  ``mask``
+    [T, B, 1] (1 inside each sequence's length, 0 past it): a masked step keeps the state
+    and outputs zeros (paddle's ``sequence_length``)."""
     steps = xw.array.shape[0]
     outs = [None] * steps
     for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
         xt = select(xw, 0, t)
+        h_old, c_old = h, c
         if mode == "lstm":
             h, c = lstm_pointwise(E.add(xt, linear(h, w_hh)), c)
             if w_hr is not None:
@@ -84,7 +87,14 @@ def sequence_composite(mode, xw, h, c, w_hh, b_hh=None, reverse=False, w_hr=None
             h = gru_pointwise(xt, linear(h, w_hh, b_hh), h)
         else:
             h = _act(E.add(xt, linear(h, w_hh)), mode)
-        outs[t] = h
+        if mask is not None:
+            m = select(mask, 0, t)
+            outs[t] = E.mul(h, m)
+            h = E.add(h_old, E.mul(m, E.sub(h, h_old)))
+            if c is not None:
+                c = E.add(c_old, E.mul(m, E.sub(c, c_old)))
+        else:
+            outs[t] = h
     return S.stack(outs, 0), h, c
 
 
@@ -105,33 +115,100 @@ def _sigmoid_(xp, a):
     return a
 
 
+def _lstm_forward(xp, xw, h0, c0, w_hh):
+    """The LSTM on arrays.  The gate activations live gate-major, ``acts[t]`` [4, B, H]
+    (i, f, g, o), so that every elementwise op runs on contiguous memory (a ufunc on a
+    [B, H] column slice of a [B, 4H] block costs about what it costs on the whole block):
+    one batched matmul ``h @ W_k^T`` per step writes the four blocks, the input projection is
+    added through a transposed view, and the three sigmoids and the tanh are ONE tanh over
+    the whole block (sigmoid(z) = 0.5 tanh(z / 2) + 0.5; the i, f, o blocks scaled by 1/2
+    before and after, g by 1)."""
+    steps, batch, _ = xw.shape
+    n = h0.shape[-1]
+    dt = xw.dtype
+    wg = xp.ascontiguousarray(w_hh.reshape(4, n, n).transpose(0, 2, 1))  # [4, H_in, H_out]
+    half = xp.full((4, 1, 1), 0.5, dtype=dt)
+    half[2] = 1.0
+    shift = xp.full((4, 1, 1), 0.5, dtype=dt)
+    shift[2] = 0.0
+    acts = xp.empty((steps, 4, batch, n), dtype=dt)
+    cs = xp.empty((steps + 1, batch, n), dtype=dt)  # cs[0] = c0, cs[t + 1] = c after step t
+    cs[0] = c0
+    tcs = xp.empty((steps, batch, n), dtype=dt)  # tanh(c after step t)
+    hs = xp.empty((steps, batch, n), dtype=dt)
+    tmp = xp.empty((batch, n), dtype=dt)
+    h = h0
+    for t in range(steps):
+        a = acts[t]
+        xp.matmul(h, wg, out=a)
+        a += xw[t].reshape(batch, 4, n).transpose(1, 0, 2)
+        a *= half
+        xp.tanh(a, out=a)
+        a *= half
+        a += shift
+        c = cs[t + 1]
+        xp.multiply(a[1], cs[t], out=c)
+        xp.multiply(a[0], a[2], out=tmp)
+        c += tmp
+        xp.tanh(c, out=tcs[t])
+        xp.multiply(a[3], tcs[t], out=hs[t])
+        h = hs[t]
+    return hs, cs[steps], (acts, cs, tcs)
+
+
+def _lstm_backward(xp, g_h, g_c, c0, w_hh, cache, dz, dh):
+    """BPTT of _lstm_forward: fills ``dz`` [T, B, 4H] (the pre-activation gradients, in the
+    weights' layout), leaves dL/dh0 in ``dh``; returns dL/dc0.  Each step works in a
+    contiguous gate-major scratch block and copies it into ``dz[t]`` once (a transposed
+    copy), whose one matrix product with W_hh gives the next dh."""
+    acts, cs, tcs = cache
+    steps, batch, n = g_h.shape
+    dt = g_h.dtype
+    dc = xp.zeros_like(c0) if g_c is None else g_c.copy()
+    d = xp.empty((4, batch, n), dtype=dt)
+    u = xp.empty((batch, n), dtype=dt)
+    for t in range(steps - 1, -1, -1):
+        i, f, g, o = acts[t]
+        tc = tcs[t]
+        dh += g_h[t]
+        xp.subtract(1.0, o, out=u)  # do = dh tanh(c) o (1 - o)
+        u *= o
+        xp.multiply(dh, tc, out=d[3])
+        d[3] *= u
+        xp.multiply(tc, tc, out=u)  # dc += dh o (1 - tanh(c)^2)
+        xp.subtract(1.0, u, out=u)
+        u *= o
+        u *= dh
+        dc += u
+        xp.subtract(1.0, i, out=u)  # di = dc g i (1 - i)
+        u *= i
+        xp.multiply(dc, g, out=d[0])
+        d[0] *= u
+        xp.subtract(1.0, f, out=u)  # df = dc c_prev f (1 - f)
+        u *= f
+        xp.multiply(dc, cs[t], out=d[1])
+        d[1] *= u
+        xp.multiply(g, g, out=u)  # dg = dc i (1 - g^2)
+        xp.subtract(1.0, u, out=u)
+        u *= i
+        xp.multiply(dc, u, out=d[2])
+        dc *= f
+        zt = dz[t]
+        zt.reshape(batch, 4, n)[...] = d.transpose(1, 0, 2)
+        xp.matmul(zt, w_hh, out=dh)
+    return dc
+
+
 def _forward_arrays(mode, xw, h0, c0, w_hh, b_hh):
     """The layer on arrays in processing order: (hs [T, B, H], c_T, cache for backward)."""
     xp = xp_of(xw)
+    if mode == "lstm":
+        return _lstm_forward(xp, xw, h0, c0, w_hh)
     steps, batch, _ = xw.shape
     n = h0.shape[-1]
     wt = xp.ascontiguousarray(w_hh.T)  # (a transposed view multiplies at half speed)
     hs = xp.empty((steps, batch, n), dtype=xw.dtype)
     h = h0
-    if mode == "lstm":
-        acts = xp.empty((steps, batch, 4 * n), dtype=xw.dtype)  # i, f, g, o activations
-        cs = xp.empty((steps, batch, n), dtype=xw.dtype)
-        tcs = xp.empty((steps, batch, n), dtype=xw.dtype)
-        c = c0
-        for t in range(steps):
-            a = acts[t]
-            xp.matmul(h, wt, out=a)
-            a += xw[t]
-            _sigmoid_(xp, a[:, :2 * n])
-            xp.tanh(a[:, 2 * n:3 * n], out=a[:, 2 * n:3 * n])
-            _sigmoid_(xp, a[:, 3 * n:])
-            ct = cs[t]
-            xp.multiply(a[:, n:2 * n], c, out=ct)
-            ct += a[:, :n] * a[:, 2 * n:3 * n]
-            xp.tanh(ct, out=tcs[t])
-            xp.multiply(a[:, 3 * n:], tcs[t], out=hs[t])
-            h, c = hs[t], ct
-        return hs, c, (acts, cs, tcs)
     if mode == "gru":
         acts = xp.empty((steps, batch, 3 * n), dtype=xw.dtype)  # r, z, n
         ghn = xp.empty((steps, batch, n), dtype=xw.dtype)
@@ -174,26 +251,7 @@ def _backward_arrays(mode, g_h, g_c, xw, h0, c0, w_hh, hs, cache, need):
     dz = xp.empty((steps, batch, k), dtype=g_h.dtype)  # pre-activation gradients
     dh = xp.zeros_like(h0)
     if mode == "lstm":
-        acts, cs, tcs = cache
-        dc = xp.zeros_like(c0) if g_c is None else g_c.copy()
-        for t in range(steps - 1, -1, -1):
-            a, d = acts[t], dz[t]
-            dh += g_h[t]
-            i, f, gg, o = a[:, :n], a[:, n:2 * n], a[:, 2 * n:3 * n], a[:, 3 * n:]
-            tc = tcs[t]
-            # do
-            xp.multiply(dh, tc, out=d[:, 3 * n:])
-            d[:, 3 * n:] *= o * (1.0 - o)
-            dc += dh * o * (1.0 - tc * tc)
-            cp = cs[t - 1] if t else c0
-            xp.multiply(dc, gg, out=d[:, :n])
-            d[:, :n] *= i * (1.0 - i)
-            xp.multiply(dc, cp, out=d[:, n:2 * n])
-            d[:, n:2 * n] *= f * (1.0 - f)
-            xp.multiply(dc, i, out=d[:, 2 * n:3 * n])
-            d[:, 2 * n:3 * n] *= 1.0 - gg * gg
-            dc *= f
-            dh = xp.matmul(d, w_hh)
+        dc = _lstm_backward(xp, g_h, g_c, c0, w_hh, cache, dz, dh)
         dxw, dgh = dz, dz
     elif mode == "gru":
         acts, ghn = cache
@@ -312,9 +370,10 @@ def sequence(mode, xw, h0, c0=None, w_hh=None, b_hh=None, reverse=False):
 
 
 # ---------------------------------------------------------------- multi-layer
-def run_direction(mode, x, h, c, weights, reverse=False):
+def run_direction(mode, x, h, c, weights, reverse=False, mask=None):
     """One direction of one layer over time-major ``x``: (outputs [T, B, Hout], h_T, c_T
-    (None unless LSTM)); ``h``, ``c`` [B, .] may be None (zeros); ``weights`` as in rnn."""
+    (None unless LSTM)); ``h``, ``c`` [B, .] may be None (zeros); ``weights`` as in rnn;
+    ``mask`` as in sequence_composite (see length_mask)."""
     w_ih, w_hh, b_ih, b_hh, w_hr = weights
     steps, batch = x.array.shape[:2]
     hidden = w_hh.array.shape[0] // GATES[mode]
@@ -327,13 +386,24 @@ def run_direction(mode, x, h, c, weights, reverse=False):
     else:
         bias = b_ih if b_hh is None else (b_hh if b_ih is None else E.add(b_ih, b_hh))
         bh = None
-    xw = linear(x, w_ih, bias)
-    if w_hr is not None:
-        return sequence_composite(mode, xw, h, c, w_hh, bh, reverse, w_hr)
+    # the input projection as ONE matrix product over [T*B, I] (on a 3-D x, matmul would run
+    # T products, and its weight gradient T products summed after)
+    xw = S.reshape(linear(S.reshape(x, (steps * batch, x.array.shape[2])), w_ih, bias),
+                   (steps, batch, -1))
+    if w_hr is not None or mask is not None:
+        return sequence_composite(mode, xw, h, c, w_hh, bh, reverse, w_hr, mask)
     y = sequence(mode, xw, h, c, w_hh, bh, reverse)
     out = S.narrow(y, 0, 0, steps) if mode == "lstm" else y
     return out, select(y, 0, 0 if reverse else steps - 1), \
         (select(y, 0, steps) if mode == "lstm" else None)
+
+
+def length_mask(x, lengths):
+    """[T, B, 1] of x's dtype: 1 where t < lengths[b] (``lengths``: an int tensor [B])."""
+    a, n = x.array, lengths.array
+    xp = xp_of(a)
+    m = xp.arange(a.shape[0])[:, None] < n.reshape(1, -1)
+    return type(x).wrap(m.astype(a.dtype)[:, :, None])
 
 
 def _zeros_state(like, batch, size):
@@ -342,14 +412,17 @@ def _zeros_state(like, batch, size):
 
 
 def rnn(mode, x, h0, c0, weights, num_layers: int = 1, bidirectional: bool = False,
-        dropout: float = 0.0, training: bool = False, generator=None):
+        dropout: float = 0.0, training: bool = False, generator=None, lengths=None):
     """A stacked recurrent network over time-major ``x`` [T, B, I].
 
     ``weights``: per layer and direction (l0, l0 reversed, l1, ...), a tuple (w_ih, w_hh,
     b_ih, b_hh, w_hr) with None for absent biases / projection.  ``h0`` [L*D, B, Hout] and
     ``c0`` [L*D, B, H] (LSTM) may be None (zeros).  Returns (output [T, B, D*Hout], h_n, c_n
-    (None unless LSTM)).  ``dropout`` applies to each layer's output but the last."""
+    (None unless LSTM)).  ``dropout`` applies to each layer's output but the last.
+    ``lengths`` (an int tensor [B]): each sequence's length; steps past it keep the state and
+    output zeros (paddle's ``sequence_length``)."""
     dirs = 2 if bidirectional else 1
+    mask = None if lengths is None else length_mask(x, lengths)
     layer_in = x
     hn, cn = [], []
     for layer in range(num_layers):
@@ -358,7 +431,7 @@ def rnn(mode, x, h0, c0, weights, num_layers: int = 1, bidirectional: bool = Fal
             k = layer * dirs + d
             h = select(h0, 0, k) if h0 is not None else None
             c = select(c0, 0, k) if (mode == "lstm" and c0 is not None) else None
-            out, h, c = run_direction(mode, layer_in, h, c, weights[k], d == 1)
+            out, h, c = run_direction(mode, layer_in, h, c, weights[k], d == 1, mask)
             outs.append(out)
             hn.append(h)
             cn.append(c)
@@ -436,4 +509,4 @@ def _seq_ref(mode):
 
 for _mode in ("rnn_tanh", "lstm", "gru"):
     spec(f"rnn_sequence_{_mode}", _seq_fn(_mode), _make_seq(_mode, GATES[_mode]),
-         ref=_seq_ref(_mode))
+         ref=_seq_ref(_mode), extra={"fused_backward": True})

@@ -98,20 +98,26 @@ def load_all() -> None:
     """Import every family so that OPS and SPECS are complete."""
     from .. import composite, inplace  # noqa: F401  (composites; in-place setitem is an op)
     from ..nn import (  # noqa: F401
+        attention,  # (layer norm, attention)
         functional,  # (layer and loss specs)
+        losses,  # (distances, margin and likelihood losses)
         norm,  # (normalisation, embedding, structured dropout)
         pool,  # (pooling, padding, resampling)
         recurrent,  # (the fused recurrent sequence op)
     )
     from . import (  # noqa: F401
+        activation,  # (elementwise activations)
         conv,  # (convolution, transposed convolution, unfold/fold)
         creation,
         elementwise,
         index,
         linalg,
         linalg2,  # (inverse, det, solve, cholesky, eigh, norms)
+        linalg3,  # (triangular and Cholesky solves, LU, matrix_exp, Householder)
         manip,  # (manipulation, indexing, scatter)
+        masked,  # (torch.masked: reductions and normalisations under a mask)
         math,
+        mathstat,  # (statistics, differences, histograms, polynomials, windows)
         placement,
         reduce,
         shape,

@@ -459,8 +459,10 @@ def _clamp_dtype(a, lo, hi):
     return result_type(tuple(ops))
 
 
-_where = defop("where", uses="x", rule=(None, lambda np, g, c: np.where(c, g, g * 0.0),
-                                        lambda np, g, c: np.where(c, g * 0.0, g)))
+# (the unchosen side gets a plain zero, not g * 0.0: a NaN or inf gradient does not reach
+# it, as in torch and paddle)
+_where = defop("where", uses="x", rule=(None, lambda np, g, c: np.where(c, g, 0.0),
+                                        lambda np, g, c: np.where(c, 0.0, g)))
 
 
 # float dtype -> the signed integer of its width, for the branch-free select below

@@ -1,6 +1,8 @@
 """Linear algebra: matmul is the primitive; dot, mm, mv, bmm, outer are checked views of it."""
 from __future__ import annotations
 
+from math import prod as _prod
+
 from ..backend import MODULES, host, ndarray
 from ..tensor import record
 from . import check_same_device, defop, spec
@@ -18,6 +20,12 @@ def _matmul_x(np, g, x, y):
 
 
 def _matmul_y(np, g, x, y):
+    if y.ndim == 2 and x.ndim > 2:
+        # a stack times one matrix (a Linear on [T, B, I]): one product over the folded
+        # stack, not one per matrix of the stack summed afterwards (several times faster)
+        rows = _prod(x.shape[:-1])
+        return np.matmul(np.swapaxes(np.reshape(x, (rows, x.shape[-1])), 0, 1),
+                         np.reshape(g, (rows, g.shape[-1])))
     if x.ndim >= 2 and y.ndim >= 2:
         return np.matmul(np.swapaxes(x, -1, -2), g)
     g2, _ = _as_matrices(np, g, x, y)

@@ -394,14 +394,17 @@ def _norm2_rule(np, g, x, out, shape, attrs):
 
 
 def _normp_rule(np, g, x, out, shape, attrs):
-    # sign(x) |x|^(p-1) / |x|_p^(p-1), again 0 where the slice is zero
+    # sign(x) |x|^(p-1) / |x|_p^(p-1), again 0 where the norm is zero (for p < 0, a slice
+    # holding one zero: every element's gradient is 0 there, as torch gives)
     axes, keepdims, p = attrs
     out = _kept_out(np, out, shape, axes, keepdims)
-    safe = np.where(np.equal(out, 0.0), 1.0, out)
+    zero = np.equal(out, 0.0)
+    safe = np.where(zero, 1.0, out)
     mag = np.abs(x)
     if p < 1:
         mag = np.where(np.equal(x, 0.0), 1.0, mag)
-    return np.spread(g, shape, axes, keepdims) * (np.sign(x) * np.power(mag / safe, p - 1))
+    grad = np.spread(g, shape, axes, keepdims) * (np.sign(x) * np.power(mag / safe, p - 1))
+    return np.where(zero, 0.0, grad) if p < 0 else grad
 
 
 _norm2 = defop("norm2", rule=_norm2_rule, uses=("x", "out", "shape", "attrs"))

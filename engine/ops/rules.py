@@ -84,6 +84,7 @@ class _ArrayNamespaces(dict):
 def _arrays_extra(xp) -> dict:
     """The names whose module function would be slower than the array's method, or that
     numpy lacks (the engine's adjoint pairs), on bare arrays of module ``xp``."""
+    from .activation import activation_arrays
     from .conv import conv_arrays
     from .elementwise import select_or_zero
     from .index import index_add_array
@@ -109,7 +110,7 @@ def _arrays_extra(xp) -> dict:
             "sum_to": sum_to_array, "spread": spread_array, "narrow": narrow_array,
             "unnarrow": unnarrow_array, "index_add": index_add_array,
             "getitem": lambda a, key: a[key], **special_arrays(xp),
-            **math_arrays(xp), **linalg_arrays(xp), **conv_arrays(xp)}
+            **math_arrays(xp), **linalg_arrays(xp), **conv_arrays(xp), **activation_arrays(xp)}
 
 
 ARRAYS: dict = _ArrayNamespaces()
@@ -139,6 +140,7 @@ def _tensors_extra() -> dict:
     from . import linalg as L
     from . import reduce as R
     from . import shape as S
+    from .activation import activation_tensors
     from .conv import conv_tensors
     from .linalg2 import linalg_tensors
     from .math import math_tensors
@@ -156,7 +158,7 @@ def _tensors_extra() -> dict:
             "sum_to": S.sum_to, "spread": R.spread, "narrow": S.narrow,
             "unnarrow": S.unnarrow, "index_add": I.index_add,
             "getitem": lambda g, key: I.take(g, key, "index_add"), **special_tensors(),
-            **math_tensors(), **linalg_tensors(), **conv_tensors()}
+            **math_tensors(), **linalg_tensors(), **conv_tensors(), **activation_tensors()}
 
 
 TENSORS = _TensorNamespace()

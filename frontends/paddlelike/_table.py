@@ -11,6 +11,7 @@ import builtins
 
 from janusgrad import args as A
 from janusgrad import composite as K
+from janusgrad.backend import quiet as _quiet
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import index as I
 from janusgrad.ops import linalg as L
@@ -118,12 +119,55 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
 
 def _arg_reduce(op, x, axis, keepdim, dtype):  # argmax/argmin: paddle's index dtype
     out = op(x, axis=axis, keepdims=keepdim)
+    if keepdim and axis is not None and not x.array.ndim:  # paddle: [1] for a 0-d input
+        out = S.reshape(out, (1,))
     return out if to_np(dtype) == out.array.dtype else E.cast(out, to_np(dtype))
 
 
-def norm(x, p=None, axis=None, keepdim=False, name=None):  # p=None / "fro": the 2-norm
+_INF = float("inf")
+
+
+def norm(x, p=None, axis=None, keepdim=False, name=None):
+    """paddle.norm's dispatch: a matrix norm over two axes (or for a string ``p`` other than
+    'fro' over one axis or all), a vector norm otherwise (p None: 2)."""
+    if isinstance(axis, tuple):
+        axis = list(axis)
+    elif isinstance(axis, list) and len(axis) == 1:
+        axis = axis[0]
+    if isinstance(p, str):
+        if p == "fro" and (axis is None or isinstance(axis, int)):
+            return _vector_norm(x, 2, axis, keepdim)
+        return _matrix_norm(x, p, list(range(x.array.ndim)) if axis is None else axis,
+                            keepdim)
+    p = 2.0 if p is None else p
+    if isinstance(axis, list) and len(axis) == 2:
+        return _matrix_norm(x, p, axis, keepdim)
+    return _vector_norm(x, p, axis, keepdim)
+
+
+def _matrix_norm(x, p, axis, keepdim):
+    if len(axis) != 2:
+        raise ValueError(f"except axis type int or list (length of list == 2), found "
+                         f"{len(axis)}")
+    if p not in ("fro", "nuc", 1, -1, 2, -2, _INF, -_INF):
+        raise ValueError("just support p value 'fro','nuc',1,-1,inf,-inf,2,-2 if axis is "
+                         f"2D, found {p}")
     axis = _checked_axes(x, axis, lambda a: norm_axis_error(a, x.array.shape))
-    return R.norm(x, 2 if p is None or p == "fro" else p, axis=axis, keepdims=keepdim)
+    return LA.matrix_norm(x, p, tuple(axis), keepdim)
+
+
+def _vector_norm(x, p, axis, keepdim):
+    axis = _checked_axes(x, axis, lambda a: norm_axis_error(a, x.array.shape))
+    if p == 0 and x.array.dtype.kind == "f":  # a count, recorded with a zero gradient
+        return LA.vector_norm(x, 0, axis, keepdim)
+    if x.array.size == 0:  # paddle: every norm of nothing is 0
+        p = 1
+    if -_INF < p < 1 and x.array.dtype.kind == "f":
+        # paddle's formula (sum |x|^p)^(1/p) differentiated as it stands: NaN at a zero
+        # element (where |x|^p has no derivative), 0 elsewhere when the norm is 0 (p < 0)
+        with _quiet():
+            return E.pow(R.sum(E.pow(E.abs(x), float(p)), axis, keepdim), 1.0 / p)
+    return R.norm(x, p, axis=axis, keepdims=keepdim)
 
 
 def cumsum(x, axis=None, dtype=None, name=None):  # axis None: over the flattened tensor
@@ -188,15 +232,30 @@ def _reshape_method(self, *shape, name=None):  # x.reshape(2, 3) as well as x.re
 def squeeze(x, axis=None, name=None):  # paddle's wording for an axis out of range
     axis = _axes(axis)
     nd = x.array.ndim
+    if axis == ():  # paddle: no axes, like None, squeezes every size-1 axis
+        axis = None
+    if not nd and axis is not None:  # paddle: a 0-d tensor takes axes in [-1, 0]
+        for a in axis if isinstance(axis, tuple) else (axis,):
+            if not -1 <= a <= 0:
+                cond = f"<= 0, but received squeeze_dims[i]:{a} > 0:0.] (at /paddle/paddle/" \
+                    "phi/kernels/funcs/unsqueeze.h:47)" if a > 0 else \
+                    f">= -1, but received squeeze_dims[i]:{a} < -1:-1.] (at /paddle/paddle/" \
+                    "phi/kernels/funcs/unsqueeze.h:40)"
+                raise ValueError("(InvalidArgument) For 0D Tensor, Each axis in Attr(axes) "
+                                 "should be in the range of [-1, 0]But current axis is:\n  "
+                                 f"[Hint: Expected squeeze_dims[i] {cond}\n")
+        axis = None
     for a in (axis if isinstance(axis, tuple) else () if axis is None else (axis,)):
         if a >= nd or a < -nd:
-            bad = f"current:{a} >= in_dims.size():{nd}" if a >= 0 else f"current:{a} < 0:0"
+            cur = a if a >= 0 else a + nd  # (paddle shows a negative axis plus the rank)
+            bad = f"current:{a} >= in_dims.size():{nd}" if a >= 0 else f"current:{cur} < 0:0"
             cond = "current < in_dims.size()" if a >= 0 else "current >= 0"
             raise ValueError(
                 f"(InvalidArgument) Each axis in Attr(axes) should be in the range of [-{nd}, "
-                f"{nd - 1}]But current axis is:{a}, input tensor's shape = "
+                f"{nd - 1}]But current axis is:{cur}, input tensor's shape = "
                 f"[{', '.join(map(str, x.array.shape))}].\n  [Hint: Expected {cond}, but "
-                f"received {bad}.] (at /paddle/paddle/phi/kernels/funcs/unsqueeze.h:70)\n")
+                f"received {bad}.] (at /paddle/paddle/phi/kernels/funcs/unsqueeze.h:"
+                f"{70 if a >= 0 else 60})\n")
     return S.squeeze(x, axis)
 
 
@@ -403,7 +462,8 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None,
 def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False,  # noqa: A002
               name=None):
     out = Q.histc(input, bins, min, max, weight, density)
-    return out if weight is not None or density else E.cast(out, to_np("int64"))
+    # (counts as int64; weighted or density histograms are float32 whatever the input)
+    return E.cast(out, to_np("float32" if weight is not None or density else "int64"))
 
 
 def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None, *,
@@ -684,6 +744,57 @@ def _lstsq(x, y, rcond=None, driver=None, name=None):  # rank as int32 (but gels
     return sol, res, rank if driver == "gels" else E.cast(rank, _DTYPES["int32"]), sv
 
 
+# ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3): paddle's cov takes rowvar
+# and a bool ddof, frexp's exponent has the input's dtype, trapezoid's x and dx
+from janusgrad.ops import mathstat as MS  # noqa: E402
+
+
+def _cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
+    x = x if rowvar or x.array.ndim < 2 else S.swapaxes(x, 0, 1)
+    return MS.cov(x, int(ddof), fweights, aweights)
+
+
+def _corrcoef(x, rowvar=True, name=None):
+    return MS.corrcoef(x if rowvar or x.array.ndim < 2 else S.swapaxes(x, 0, 1))
+
+
+def _frexp(x, name=None):
+    m, e = MS.frexp(x)  # (paddle's exponent is a float recorded from x, with gradient 0)
+    return m, E.where_(E.eq(e, e), E.cast(e, x.array.dtype), x)
+
+
+def _quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None, *, out=None):
+    return MS.quantile(x, q, axis, keepdim, interpolation)
+
+
+def _nanquantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None):
+    return MS.nanquantile(x, q, axis, keepdim, interpolation)
+
+
+from janusgrad.ops import linalg3 as L3  # noqa: E402
+
+
+def _lu(x, pivot=True, get_infos=False, name=None):  # (LU, pivots[, infos])
+    packed, piv = L3.lu_factor(x, pivot)
+    return (packed, piv, LA.info_zeros(x)) if get_infos else (packed, piv)
+
+
+def _triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, name=None):
+    t = S.swapaxes(x, -1, -2) if transpose else x  # (the solution alone, not torch's pair)
+    return L3.solve_triangular(t, y, upper != transpose, True, unitriangular)
+
+
+def _lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
+    p, low, up = L3.lu_unpack(x, y, unpack_ludata, unpack_pivots)
+    if unpack_pivots and x.array.ndim >= 2:  # (paddle records P from x, gradient zero)
+        p = E.add(p, R.sum(S.narrow(x, -1, 0, 0), (-2, -1), True))
+    return p, low, up
+
+
+def _lu_solve(b, lu, pivots, trans="N", name=None):
+    return L3.lu_solve(lu, pivots, b, True, trans != "N")
+
+
 ROWS = [
     # elementwise, binary (paddle name, engine op, in-place where paddle has it)
     Row("add", "elementwise.add", _XY, "x, y", "fmi"),
@@ -902,6 +1013,34 @@ ROWS = [
     Row("divide", _divide, forms="fmi"),
     Row("round", _round, forms="fmi"),
     Row("cumsum", _cumsum, forms="fmi"),
+    # activations and losses family (engine.nn.losses): paddle.pdist
+    Row("pdist", "janusgrad.nn.losses.pdist", "x, p=2.0, name=None", "x, p", "f"),
+    # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
+    *(Row(n, f"mathstat.{n}", _X, "x", "fmi") for n in ("acosh", "asinh", "atanh")),
+    Row("block_diag", MS.block_diag, "inputs, name=None", "inputs", "f"),
+    Row("cdist", MS.cdist, "x, y, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary', "
+        "name=None", "x, y, p"),
+    Row("cov", _cov, forms="m"), Row("corrcoef", _corrcoef, forms="m"),
+    Row("diff", MS.diff, "x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None",
+        "x, n, axis, prepend, append"),
+    Row("frexp", _frexp),
+    Row("quantile", _quantile), Row("nanquantile", _nanquantile),
+    Row("dist", MS.dist, "x, y, p=2, name=None", "x, y, p"),
+    Row("renorm", MS.renorm, "x, p, axis, max_norm", "x, p, axis, max_norm", "fmi"),
+    Row("trapezoid", MS.trapezoid, "y, x=None, dx=None, axis=-1, name=None", "y, x, dx, axis"),
+    Row("cumulative_trapezoid", MS.cumulative_trapezoid,
+        "y, x=None, dx=None, axis=-1, name=None", "y, x, dx, axis"),
+    Row("nanmean", MS.nanmean, "x, axis=None, keepdim=False, name=None",
+        "x, _axes(axis), keepdim"),
+    Row("nansum", MS.nansum, "x, axis=None, dtype=None, keepdim=False, name=None",
+        "x, _axes(axis), keepdim, None if dtype is None else to_np(dtype)"),
+    Row("vander", L3.vander, "x, n=None, increasing=False, name=None", "x, n, increasing"),
+    Row("cholesky_solve", L3.cholesky_solve, "x, y, upper=False, name=None", "x, y, upper",
+        "m"),
+    Row("cholesky_inverse", L3.cholesky_inverse, "x, upper=False, name=None", "x, upper", "m"),
+    Row("lu", _lu, forms="m"),
+    Row("lu_unpack", _lu_unpack, forms="m"),
+    Row("householder_product", L3.householder_product, "x, tau, name=None", "x, tau", "m"),
 ]
 
 # ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)
@@ -928,4 +1067,15 @@ LINALG_ROWS = [
     Row("cond", LA.cond, "x, p=None, name=None", "x, p", "f"),
     Row("matrix_rank", LA.matrix_rank, "x, tol=None, hermitian=False, atol=None, rtol=None, "
         "name=None", "x, atol, rtol, hermitian, tol", "f"),
+    # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
+    Row("cov", _cov, forms="f"), Row("corrcoef", _corrcoef, forms="f"),
+    Row("cholesky_solve", L3.cholesky_solve, "x, y, upper=False, name=None", "x, y, upper",
+        "f"),
+    Row("cholesky_inverse", L3.cholesky_inverse, "x, upper=False, name=None", "x, upper", "f"),
+    Row("lu", _lu, forms="f"),
+    Row("lu_unpack", _lu_unpack, forms="f"),
+    Row("lu_solve", _lu_solve, forms="f"),
+    Row("triangular_solve", _triangular_solve, forms="f"),
+    Row("matrix_exp", L3.matrix_exp, _X, "x", "f"),
+    Row("householder_product", L3.householder_product, "x, tau, name=None", "x, tau", "f"),
 ]

@@ -118,4 +118,6 @@ __all__ += ["broadcast_shapes", "can_cast", "finfo", "from_dlpack", "get_printop
             "iinfo", "promote_types", "result_type", "set_default_dtype", "set_printoptions",
             "testing", "utils", "version"]
 
+from . import masked  # noqa: E402, F401 - torch.masked (engine.ops.masked)
+
 _own_folder(_os.path.dirname(__file__))  # our frames are not the user's in anomaly reports

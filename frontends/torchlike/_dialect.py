@@ -86,8 +86,11 @@ class TorchDialect(Dialect):
     inplace_view_rebases_base = True
     # torch's derivative formulas that read a forward input the gradient's value does not
     # depend on: relu's is threshold_backward(grad, result), abs's grad * sgn(x),
-    # copysign's copysign_tensor_self_backward(grad, self, result)
-    create_graph_links = {"relu": (0,), "abs": (0,), "copysign": (0,)}
+    # copysign's copysign_tensor_self_backward(grad, self, result), hardtanh's
+    # hardtanh_backward(grad, self, ...), and so on.  (leaky_relu, prelu and rrelu link
+    # too in torch; here they are composites of where/mul, without that link)
+    create_graph_links = {"relu": (0,), "abs": (0,), "copysign": (0,), "hardtanh": (0,),
+                          "threshold": (0,), "hardshrink": (0,), "softshrink": (0,)}
 
     def released_graph(self, node) -> Exception:
         return RuntimeError(RELEASED)

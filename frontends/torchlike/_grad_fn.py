@@ -52,7 +52,10 @@ def node_name(node) -> str:
 
 # the node of a create_graph gradient torch links to an input (engine.links), by op
 _LINK_NAMES = {"relu": "ThresholdBackwardBackward0", "abs": "MulBackward0",
-               "copysign": "MulBackward0"}
+               "copysign": "MulBackward0", "hardtanh": "HardtanhBackwardBackward0",
+               "threshold": "ThresholdBackwardBackward0",
+               "hardshrink": "HardshrinkBackwardBackward0",
+               "softshrink": "SoftshrinkBackwardBackward0"}
 
 # engine ops whose leading inputs torch's node does not list (where's condition)
 _NOT_AUTOGRAD_INPUTS = {"where": 1}

@@ -12,6 +12,7 @@ import warnings
 from janusgrad import composite as K
 from janusgrad.args import axes_tuple, chunk_step, infer_shape, sizes_of_step
 from janusgrad.backend import is_array
+from janusgrad.nn import attention as NA
 from janusgrad.ops import manip as MP
 from janusgrad.ops import math as M
 from janusgrad.ops import special as SP
@@ -1022,6 +1023,263 @@ def _nn_functional(name, **fixed):
         return f(*args, **kwargs, **fixed)
     fn.__name__ = fn.__qualname__ = name
     return fn
+# ---------------------------------------------------------------- activations and losses family
+# torch.<name> for the activations, distances and losses torch also keeps in its namespace
+# (aten's forms: ``reduction`` an int, 0 none, 1 mean, 2 sum; in-place twins of some), over
+# engine.ops.activation and engine.nn.losses; torch.nn.functional's own forms, with their
+# checks, are torchlike/nn/functional.py's
+from janusgrad.nn import losses as _NL  # noqa: E402
+from janusgrad.ops import activation as _A  # noqa: E402
+
+_ENUM = "('none', 'mean', 'sum')[reduction] if isinstance(reduction, int) else reduction"
+
+
+def _in_place(fn):
+    def f(input, *args):  # noqa: A002
+        return inplace.update(input, fn, *args)
+    f.__name__ = fn.__name__ + "_"
+    return f
+
+
+def _torch_prelu(input, weight):  # noqa: A002
+    return _A.prelu(input, weight, 1 if input.array.ndim >= 2 else 0)
+
+
+_ACTS_LOSSES_ROWS = [
+    Row("selu", _A.selu, "input", "input", "f"),
+    Row("selu_", _in_place(_A.selu), "input", "input", "f"),
+    Row("celu", _A.celu, "input, alpha=1.0", forms="f"),
+    Row("celu_", _in_place(_A.celu), "input, alpha=1.0", forms="f"),
+    Row("rrelu", _A.rrelu, "input, lower=0.125, upper=0.3333333333333333, training=False, "
+        "generator=None", "input, lower, upper, training", "f"),
+    Row("rrelu_", _in_place(_A.rrelu), "input, lower=0.125, upper=0.3333333333333333, "
+        "training=False, generator=None", "input, lower, upper, training", "f"),
+    Row("threshold", _A.threshold, "input, threshold, value", forms="f"),
+    Row("threshold_", _in_place(_A.threshold), "input, threshold, value", forms="f"),
+    Row("hardshrink", _A.hardshrink, "input, lambd=0.5", "input, lambd"),
+    Row("prelu", _torch_prelu, "input, weight"),
+    Row("cosine_similarity", _NL.cosine_similarity, "x1, x2, dim=1, eps=1e-08", forms="f"),
+    Row("pairwise_distance", _NL.pairwise_distance, "x1, x2, p=2.0, eps=1e-06, keepdim=False",
+        forms="f"),
+    Row("pdist", _NL.pdist, "input, p=2", forms="f"),
+    Row("bilinear", _NL.bilinear, "input1, input2, weight, bias=None", forms="f"),
+    Row("kl_div", _NL.kl_div, "input, target, reduction=1, *, log_target=False",
+        f"input, target, {_ENUM}, log_target", "f"),
+    Row("cosine_embedding_loss", _NL.cosine_embedding_loss,
+        "input1, input2, target, margin=0.0, reduction=1",
+        f"input1, input2, target, margin, {_ENUM}, 1e-12, target.array.ndim", "f"),
+    Row("hinge_embedding_loss", _NL.hinge_embedding_loss,
+        "input, target, margin=1.0, reduction=1", f"input, target, margin, {_ENUM}", "f"),
+    Row("margin_ranking_loss", _NL.margin_ranking_loss,
+        "input1, input2, target, margin=0.0, reduction=1",
+        f"input1, input2, target, margin, {_ENUM}", "f"),
+    Row("poisson_nll_loss", _NL.poisson_nll_loss,
+        "input, target, log_input, full, eps, reduction",
+        f"input, target, log_input, full, eps, {_ENUM}", "f"),
+    Row("triplet_margin_loss", _NL.triplet_margin_loss,
+        "anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, reduction=1",
+        f"anchor, positive, negative, margin, p, eps, swap, {_ENUM}", "f"),
+]
+# ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3): torch returns named tuples
+# (aminmax, frexp, histogram, var_mean as a plain tuple), reads dim=None of trapezoid as -1
+# and takes bins/range/spacing in its own shapes; creation functions (logspace, windows)
+# build tensors of torchlike's class
+from janusgrad.ops import mathstat as MS  # noqa: E402
+
+_AMINMAX_T = _namedtuple("aminmax", "min max")
+_FREXP_T = _namedtuple("frexp", "mantissa exponent")
+_HISTOGRAM_T = _namedtuple("histogram", "hist bin_edges")
+_HISTOGRAMDD_T = _namedtuple("histogramdd", "hist bin_edges")
+
+
+def _aminmax(input, *, dim=None, keepdim=False, out=None):
+    return _AMINMAX_T(*MS.aminmax(input, dim, keepdim))
+
+
+def _frexp(input, *, out=None):
+    return _FREXP_T(*MS.frexp(input))
+
+
+def _var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return MS.var_mean(input, *_var_args(dim, unbiased, correction), keepdim)
+
+
+def _std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return MS.std_mean(input, *_var_args(dim, unbiased, correction), keepdim)
+
+
+def _hist_float(input, what="histogram"):
+    if input.array.dtype.kind != "f":
+        raise NotImplementedError(f"\"{what}_cpu\" not implemented for "
+                                  f"'{long_name(input.array.dtype)}'")
+
+
+def _histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):  # noqa: A002
+    _hist_float(input)
+    if isinstance(bins, EngineTensor) and bins.array.dtype != input.array.dtype:
+        raise RuntimeError("torch.histogram: input tensor and bins tensors should have the "
+                           "same dtype, but got input " + long_name(input.array.dtype) +
+                           " and bins " + long_name(bins.array.dtype))
+    return _HISTOGRAM_T(*MS.histogram(input, bins, range, weight, density))
+
+
+def _histogramdd(input, bins=10, *, range=None, weight=None, density=False, out=None):  # noqa: A002
+    _hist_float(input, "histogramdd")
+    return _HISTOGRAMDD_T(*MS.histogramdd(input, bins, range, weight, density))
+
+
+def _trapezoid(y, x=None, *, dx=None, dim=-1):
+    if isinstance(x, (int, float)) and not isinstance(x, bool):  # trapz(y, dx) positionally
+        x, dx = None, x
+    return MS.trapezoid(y, x, dx, dim)
+
+
+def _cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        x, dx = None, x
+    return MS.cumulative_trapezoid(y, x, dx, dim)
+
+
+def _gradient(input, *, spacing=1, dim=None, edge_order=1):
+    if spacing is None:
+        spacing = 1
+    if isinstance(spacing, (list, tuple)) and dim is None and len(spacing) == 1 and \
+            input.array.ndim != 1:
+        spacing = list(spacing) * input.array.ndim
+    if dim is not None and not isinstance(dim, int) and isinstance(spacing, (int, float)):
+        spacing = [spacing] * len(dim)
+    return MS.gradient(input, spacing, dim, edge_order)
+
+
+def _nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    return MS.nansum(input, axes_tuple(dim), keepdim, dtype and _np(dtype))
+
+
+def _nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    if input.array.dtype.kind != "f" and dtype is None:
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {long_name(input.array.dtype)}")
+    return MS.nanmean(_cast_to(input, dtype), axes_tuple(dim), keepdim)
+
+
+def _cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    return MS.cdist(x1, x2, p)
+
+
+def _block_diag(*tensors):
+    if not tensors:  # (no blocks: a 1 x 0 tensor, as torch)
+        from ._creation import zeros
+        return zeros(1, 0)
+    return MS.block_diag(tensors)
+
+
+def _logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
+              device=None, requires_grad=False):
+    from ._creation import _dev, _finish
+    s = start.item() if isinstance(start, EngineTensor) else start
+    e = end.item() if isinstance(end, EngineTensor) else end
+    return _finish(MS.logspace(Tensor, s, e, steps, base,
+                               None if dtype is None else _dtypes.to_np(dtype),
+                               device=_dev(device)), requires_grad)
+
+
+def _legacy_window(kind, window_length, periodic, dtype, device, requires_grad, **params):
+    from ._creation import _dev, _finish
+    return _finish(MS.legacy_window(Tensor, kind, window_length, periodic,
+                                    None if dtype is None else _dtypes.to_np(dtype),
+                                    device=_dev(device), **params), requires_grad)
+
+
+def _hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None,
+                    layout=None, device=None, requires_grad=False, pin_memory=False):
+    return _legacy_window("hamming", window_length, periodic, dtype, device, requires_grad,
+                          alpha=alpha, beta=beta)
+
+
+def _kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None,
+                   device=None, requires_grad=False, pin_memory=False):
+    return _legacy_window("kaiser", window_length, periodic, dtype, device, requires_grad,
+                          beta=beta)
+
+
+def _simple_window(kind):
+    def make(window_length, periodic=True, *, dtype=None, layout=None, device=None,
+             requires_grad=False, pin_memory=False):
+        return _legacy_window(kind, window_length, periodic, dtype, device, requires_grad)
+    make.__name__ = f"{kind}_window"
+    return make
+
+
+from janusgrad.ops import linalg3 as L3  # noqa: E402
+
+_LU_FACTOR_T = _namedtuple("linalg_lu_factor", "LU pivots")
+_LU_FACTOR_EX_T = _namedtuple("linalg_lu_factor_ex", "LU pivots info")
+_LU_T = _namedtuple("linalg_lu", "P L U")
+_LU_UNPACK_T = _namedtuple("lu_unpack", "P L U")
+_TRIANGULAR_SOLVE_T = _namedtuple("triangular_solve", "solution cloned_coefficient")
+
+
+def _lu_factor(A, *, pivot=True, out=None):
+    return _LU_FACTOR_T(*L3.lu_factor(A, pivot))
+
+
+def _lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+    return _LU_FACTOR_EX_T(*L3.lu_factor(A, pivot), LA.info_zeros(A))
+
+
+def _linalg_lu(A, *, pivot=True, out=None):
+    return _LU_T(*L3.lu(A, pivot))
+
+
+def _lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+    return _LU_UNPACK_T(*L3.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots))
+
+
+def _legacy_lu(A, pivot=True, get_infos=False, out=None):  # (LU, pivots[, infos])
+    packed, piv = L3.lu_factor(A, pivot)
+    return (packed, piv, LA.info_zeros(A)) if get_infos else (packed, piv)
+
+
+def _triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+    return _TRIANGULAR_SOLVE_T(*L3.triangular_solve(b, A, upper, transpose, unitriangular))
+
+
+def _solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+    return L3.solve_triangular(A, B, upper, left, unitriangular)
+# ---- layer norm (attn): torch's shape checks (torch.nn.functional uses these functions)
+def _normalized_dims(input, normalized_shape, weight=None, bias=None) -> int:  # noqa: A002
+    """The number of trailing axes ``normalized_shape`` names, after torch's checks."""
+    shape = [normalized_shape] if isinstance(normalized_shape, int) else [
+        int(n) for n in normalized_shape]
+    xs = list(input.array.shape)
+    n = len(shape)
+    if n and (len(xs) < n or xs[len(xs) - n:] != shape):
+        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size{xs}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and list(t.array.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(t.array.shape)} and "
+                               f"normalized_shape = {shape}")
+    return n
+
+
+def _layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05,  # noqa: A002
+                cudnn_enable=True):
+    n = _normalized_dims(input, normalized_shape, weight, bias)
+    return tag(NA.layer_norm(input, n, weight, bias, eps), "NativeLayerNormBackward0")
+
+
+def _native_layer_norm(input, normalized_shape, weight, bias, eps):  # noqa: A002
+    """torch.native_layer_norm: (output, mean, rstd), the statistics untracked."""
+    n = _normalized_dims(input, normalized_shape, weight, bias)
+    mean, rstd = NA.layer_norm_stats(input, n, eps)
+    return _layer_norm(input, normalized_shape, weight, bias, eps), mean, rstd
+
+
+def _rms_norm(input, normalized_shape, weight=None, eps=None):  # noqa: A002
+    return NA.rms_norm(input, _normalized_dims(input, normalized_shape, weight), weight, eps)
+
 
 ROWS = [
     # elementwise: engine op, torch name and argument order agree
@@ -1332,6 +1590,49 @@ ROWS = [
     Row("native_channel_shuffle", _nn_functional("channel_shuffle"), forms="f"),
     *(Row(n, _nn_functional(n, return_indices=True), forms="f") for n in (
         "max_pool1d_with_indices", "adaptive_max_pool1d")),
+    # activations and losses family (engine.ops.activation, engine.nn.losses)
+    *_ACTS_LOSSES_ROWS,
+    # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
+    *_rows("acosh asinh atanh", MS, "fmi", arccosh="acosh", arcsinh="asinh",
+           arctanh="atanh"),
+    Row("vdot", MS.vdot, "input, other, *, out=None", "input, other"),
+    Row("block_diag", _block_diag, forms="f"),
+    Row("cdist", _cdist, forms="f"),
+    Row("cov", MS.cov, "input, *, correction=1, fweights=None, aweights=None"),
+    Row("corrcoef", MS.corrcoef, "input"),
+    Row("diff", MS.diff, "input, n=1, dim=-1, prepend=None, append=None"),
+    Row("frexp", _frexp),
+    Row("gradient", _gradient, forms="f"),
+    Row("logspace", _logspace, forms="f"),
+    Row("var_mean", _var_mean, forms="f"), Row("std_mean", _std_mean, forms="f"),
+    *(Row(n, getattr(MS, n), "input, q, dim=None, keepdim=False, *, interpolation='linear', "
+          "out=None", "input, q, dim, keepdim, interpolation") for n in ("quantile",
+                                                                         "nanquantile")),
+    Row("aminmax", _aminmax),
+    Row("dist", MS.dist, "input, other, p=2"),
+    Row("renorm", MS.renorm, "input, p, dim, maxnorm", forms="fmi"),
+    Row("trapezoid", _trapezoid, forms="f", aliases=("trapz",)),
+    Row("cumulative_trapezoid", _cumulative_trapezoid, forms="f"),
+    Row("nanmean", _nanmean), Row("nansum", _nansum),
+    Row("histogram", _histogram), Row("histogramdd", _histogramdd, forms="f"),
+    Row("hamming_window", _hamming_window, forms="f"),
+    Row("kaiser_window", _kaiser_window, forms="f"),
+    *(Row(f"{k}_window", _simple_window(k), forms="f") for k in ("hann", "bartlett",
+                                                                  "blackman")),
+    Row("cholesky_solve", L3.cholesky_solve, "input, input2, upper=False, *, out=None",
+        "input, input2, upper"),
+    Row("cholesky_inverse", L3.cholesky_inverse, "input, upper=False, *, out=None",
+        "input, upper"),
+    Row("lu", _legacy_lu, forms="fm"), Row("lu_unpack", _lu_unpack, forms="f"),
+    Row("lu_solve", L3.lu_solve, "input, LU_data, LU_pivots, *, out=None",
+        "LU_data, LU_pivots, input"),
+    Row("triangular_solve", _triangular_solve),
+    Row("matrix_exp", L3.matrix_exp, "input"),
+    Row("vander", L3.vander, "x, N=None, increasing=False", forms="f"),
+    # ---- layer norm (attn)
+    Row("layer_norm", _layer_norm, forms="f"),
+    Row("native_layer_norm", _native_layer_norm, forms="f"),
+    Row("rms_norm", _rms_norm, forms="f"),
 ]
 
 FUNCTIONS: dict = {}
@@ -1356,6 +1657,13 @@ SPECIAL_ROWS = [
     Row("gammaln", SP.lgamma, forms="f"), Row("psi", SP.digamma, forms="f"),
     Row("expit", E.sigmoid, forms="f"),
     Row("multigammaln", SP.mvlgamma, "input, p", forms="f"),
+    # ---- math/stat family: the orthogonal polynomials (engine.ops.mathstat)
+    *(Row(n, getattr(MS, n), "input, n, *, out=None", "input, n", "f") for n in (
+        "chebyshev_polynomial_t chebyshev_polynomial_u chebyshev_polynomial_v "
+        "chebyshev_polynomial_w hermite_polynomial_h hermite_polynomial_he "
+        "laguerre_polynomial_l legendre_polynomial_p shifted_chebyshev_polynomial_t "
+        "shifted_chebyshev_polynomial_u shifted_chebyshev_polynomial_v "
+        "shifted_chebyshev_polynomial_w").split()),
 ]
 SPECIAL_SHARED = ("digamma erf erfc erfinv exp2 expm1 i0 log1p logit logsumexp polygamma "
                   "round sinc softmax log_softmax xlogy").split()
@@ -1395,6 +1703,17 @@ LINALG_ROWS = [
     Row("matrix_rank", LA.matrix_rank,
         "A, *, atol=None, rtol=None, hermitian=False, out=None", "A, atol, rtol, hermitian",
         "f"),
+    # ---- math/stat family (engine.ops.linalg3)
+    Row("householder_product", L3.householder_product, "A, tau, *, out=None", "A, tau", "f"),
+    Row("vander", L3.vander, "x, *, N=None", "x, N", "f"),
+    Row("lu_factor", _lu_factor, forms="f"), Row("lu_factor_ex", _lu_factor_ex, forms="f"),
+    Row("lu", _linalg_lu, forms="f"),
+    Row("lu_solve", L3.lu_solve, "LU, pivots, B, *, left=True, adjoint=False, out=None",
+        "LU, pivots, B, left, adjoint", "f"),
+    Row("solve_triangular", _solve_triangular, forms="f"),
+    Row("tensorinv", L3.tensorinv, "A, ind=2, *, out=None", "A, ind", "f"),
+    Row("tensorsolve", L3.tensorsolve, "A, B, dims=None, *, out=None", "A, B, dims", "f"),
+    Row("matrix_exp", L3.matrix_exp, "A", forms="f"),
 ]
 LINALG: dict = {}
 INSTALLED_LINALG = install(LINALG_ROWS, LINALG, None, module="torch.linalg", tag=tag,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from .core import SkipSample
+from .core import UP_TO_SIGN, SkipSample
 
 # torch parameter name -> paddle parameter name, for every row
 RENAMES = {
@@ -137,6 +137,25 @@ def _batched(ndim):
             a["x"] = x.detach().unsqueeze(0).requires_grad_(x.requires_grad)
         return a
     return adapt
+def _flat_affine(a):
+    # paddle's layer_norm takes the weight and bias flattened to 1-D
+    for k in ("weight", "bias"):
+        w = a.get(k)
+        if w is not None:
+            a[k] = w.detach().reshape(-1).requires_grad_(w.requires_grad)
+    return a
+
+
+def _sdpa_layout(a):
+    # torch's (B, H, L, D) -> paddle's (B, L, H, D); torch's 3-D (B, L, D) has one head
+    # (paddle reads a 3-D input as unbatched [L, H, D])
+    if a.get("dropout_p", 0.0):
+        raise SkipSample("random dropout")
+    for k in ("query", "key", "value"):
+        t = a[k].detach()
+        t = t.transpose(1, 2) if t.dim() == 4 else t.unsqueeze(2)
+        a[k] = t.contiguous().requires_grad_(a[k].requires_grad)
+    return a
 
 
 ROWS = {
@@ -231,6 +250,11 @@ ROWS = {
     "nn.functional.group_norm": Row("nn.functional.group_norm", {"eps": "epsilon"}),
     "nn.functional.dropout2d": Row("nn.functional.dropout2d", adapt=_batched(4)),
     "nn.functional.dropout3d": Row("nn.functional.dropout3d", adapt=_batched(5)),
+    # ---- layer norm / attention (attn)
+    "nn.functional.layer_norm": Row("nn.functional.layer_norm", {"eps": "epsilon"},
+                                    adapt=_flat_affine),
+    "nn.functional.scaled_dot_product_attention": Row(
+        "nn.functional.scaled_dot_product_attention", adapt=_sdpa_layout),
 }
 
 
@@ -271,6 +295,27 @@ def _interp_adapt(a):
     return a
 
 
+# ---- activations and losses family: paddle's names, and the layouts that differ
+def _bilinear(a):
+    # paddle's bias is [1, out] (torch's [out])
+    b = a.get("bias")
+    if b is not None:
+        a["bias"] = b.detach().reshape(1, -1).requires_grad_(b.requires_grad)
+    return a
+
+
+def _default_distance(a):
+    # torch's samples pass nn.PairwiseDistance() itself: paddle's default is that distance
+    f = a.get("distance_function")
+    if f is not None:
+        if type(f).__name__ != "PairwiseDistance" or (f.norm, f.eps, f.keepdim) != (
+                2.0, 1e-6, False):
+            raise SkipSample("a torch distance function")
+        a["distance_function"] = None
+    a["input"] = a.pop("anchor")
+    return a
+
+
 ROWS.update({
     **{f"nn.functional.max_pool{d}d": Row(f"nn.functional.max_pool{d}d",
                                           adapt=_pool_adapt(d + 2)) for d in (1, 2, 3)},
@@ -286,7 +331,31 @@ ROWS.update({
                                           fixed={"mode": "nearest"}),
     "nn.functional.upsample_bilinear": Row("nn.functional.interpolate", _SIZE, adapt=_interp_adapt,
                                            fixed={"mode": "bilinear", "align_corners": True}),
+    "nn.functional.threshold": Row("nn.functional.thresholded_relu"),
+    "nn.functional.multilabel_margin_loss": Row("nn.functional.multi_label_margin_loss"),
+    "nn.functional.bilinear": Row("nn.functional.bilinear", {"input1": "x1", "input2": "x2"},
+                                  adapt=_bilinear),
+    "nn.functional.triplet_margin_with_distance_loss": Row(
+        "nn.functional.triplet_margin_with_distance_loss", adapt=_default_distance),
 })
+
+
+# ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
+def _lu_solve(a):
+    # torch's (LU, pivots, B, left, adjoint) as paddle's (b, lu, pivots, trans)
+    if not a.pop("left", True):
+        raise SkipSample("left=False")
+    trans = "T" if a.pop("adjoint", False) else "N"
+    return {"b": a.pop("y"), "lu": a.pop("LU"), "pivots": a.pop("pivots"), "trans": trans}
+
+
+ROWS.update({
+    "linalg.vander": Row("vander", {"N": "n"}, fixed={"increasing": True}),
+    "cholesky_inverse": Row("linalg.cholesky_inverse"),
+    "linalg.lu_factor": Row("linalg.lu"),
+    "linalg.lu_solve": Row("linalg.lu_solve", adapt=_lu_solve),
+})
+
 
 # same-named paddle APIs that are not the torch op's counterpart (different semantics), or
 # whose samples cannot be put in paddle's terms
@@ -413,11 +482,17 @@ def torch_signatures(op):
 
 
 def _bind(op, s):
+    kwargs = s.kwargs
+    if kwargs.get("requires_grad") is False and "requires_grad" not in {
+            n for sig in torch_signatures(op) for n in sig.parameters}:
+        # a factory's requires_grad=False is its default, which torch.overrides' signatures
+        # (eye, randn ...) leave out
+        kwargs = {k: v for k, v in kwargs.items() if k != "requires_grad"}
     for sig in torch_signatures(op):
         if "names" in sig.parameters:
             continue
         try:
-            return sig, sig.bind(s.input, *s.args, **s.kwargs)
+            return sig, sig.bind(s.input, *s.args, **kwargs)
         except TypeError:
             continue
     raise SkipSample("no torch signature binds the sample")
@@ -589,6 +664,10 @@ def check_paddle_sample(op, s, row, ref, sub):
 
     rnd = is_random(op)
     exp, got, bad, ended = run_pair(ref_call, sub_call, ref, sub, "paddle", rnd)
+    if bad and bad[0] == "value" and op.name in UP_TO_SIGN:  # (see core.UP_TO_SIGN)
+        from .core import compare
+        bad = compare(s.output_process_fn_grad(tuple(exp)), s.output_process_fn_grad(tuple(got)),
+                      ref, sub)
     if bad or ended or rnd:
         return bad
     grads = [t for t in tensors if t.requires_grad and t.dtype.is_floating_point]

@@ -3,6 +3,15 @@
 from janusgrad.dropin import module_getattr as _module_getattr
 
 from . import functional, initializer
+from .attention import (
+    LayerNorm,
+    MultiHeadAttention,
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm
 from .conv import (  # (conv part)
     Conv1D,
@@ -94,5 +103,10 @@ from .recurrent import (  # recurrent layers
     SimpleRNN,
     SimpleRNNCell,
 )
+
+# isort: split
+# activations and losses family
+from .activation_ext import *  # noqa: F403
+from .loss_ext import *  # noqa: F403
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn")

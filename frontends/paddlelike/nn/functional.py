@@ -160,13 +160,18 @@ _NLL_RANGE_MESSAGE = (
 
 def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None):  # noqa: A002
     _check_reduction(reduction, "binary_cross_entropy")
-    return _F.binary_cross_entropy(input, label, weight, reduction)
+    # paddle's kernel gives the label no gradient
+    return _F.binary_cross_entropy(input, label.detach(), weight, reduction)
 
 
 def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean",
                                      pos_weight=None, name=None):
     _check_reduction(reduction, "binary_cross_entropy_with_logits")
-    return _F.binary_cross_entropy_with_logits(logit, label, weight, pos_weight, reduction)
+    # paddle's kernel gives the label and pos_weight no gradient (weight gets one)
+    if pos_weight is not None:
+        pos_weight = pos_weight.detach()
+    return _F.binary_cross_entropy_with_logits(logit, label.detach(), weight, pos_weight,
+                                               reduction)
 
 
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
@@ -182,6 +187,81 @@ def one_hot(x, num_classes=-1, name=None):  # -1: one more than the largest clas
     from janusgrad.backend import default_float
     from janusgrad.ops import manip
     return manip.one_hot(x, num_classes, default_float)
+
+
+# ---------------------------------------------------------------- layer norm, attention (attn)
+from janusgrad.nn import attention as _NA  # noqa: E402
+from janusgrad.ops import shape as _S  # noqa: E402
+
+
+def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
+    """Normalise over the trailing ``normalized_shape`` axes; ``weight``/``bias`` are 1-D
+    (the normalised axes flattened), as paddle stores them."""
+    if isinstance(normalized_shape, int):
+        shape = [normalized_shape]
+    elif isinstance(normalized_shape, (list, tuple)):
+        shape = list(normalized_shape)
+    else:
+        raise ValueError("`normalized_shape` should be int, list of ints or tuple of ints.")
+    xs = list(x.array.shape)
+    n = len(shape)
+    if len(xs) < n or xs[len(xs) - n:] != shape:
+        raise ValueError(f"Given normalized_shape is {shape}, expected input with shape "
+                         f"[*, {str(shape)[1:]}, but got input shape {xs}")
+    if len(xs) == n:
+        raise ValueError("(InvalidArgument) 'begin_norm_axis' in Op(LayerNorm) should be "
+                         "greater than zero. But received [0].\n  [Hint: Expected "
+                         "begin_norm_axis > 0, but received begin_norm_axis:0 <= 0:0.] (at "
+                         "/paddle/paddle/phi/infermeta/ternary.cc:1428)\n")
+    affine = []
+    for what, t in (("Scale", weight), ("Bias", bias)):
+        if t is not None:
+            nd = t.array.ndim
+            if nd != 1:
+                raise ValueError(
+                    f"(InvalidArgument) The dimensions of Input({what}) must be 1, but received "
+                    f"dimensions of Input({what}) is [{nd}]\n  [Hint: Expected "
+                    f"{what.lower()}.dims().size() == 1, but received {what.lower()}.dims()."
+                    f"size():{nd} != 1:1.] (at /paddle/paddle/phi/infermeta/ternary.cc:1451)\n")
+            t = _S.reshape(t, shape)
+        affine.append(t)
+    return _NA.layer_norm(x, n, affine[0], affine[1], epsilon)
+
+
+def _sdpa_heads_error(q, k, v, enable_gqa):
+    qh, kh, vh = q.array.shape[2], k.array.shape[2], v.array.shape[2]
+    if enable_gqa:
+        if not (kh == 0 or qh % kh == 0):
+            raise AssertionError(f"The number of groups in query({qh}) must be divisible by "
+                                 f"the number of groups in key({kh}) if GQA enabled.")
+        if kh != vh:
+            raise AssertionError(f"The number of groups in key({kh}) must be equal to the "
+                                 f"number of groups in value({vh}) if GQA enabled.")
+    elif not qh == kh == vh:
+        raise AssertionError(f"The number of groups in query({qh}) must be equal to the number "
+                             f"of groups in key({kh}) and the number of groups in value({vh}) "
+                             "if GQA disabled.")
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                 is_causal=False, training=True, backend=None, scale=None,
+                                 enable_gqa=True, name=None):
+    """Attention on paddle's [batch, seq, heads, dim] layout (3-D: one batch); a bool mask
+    is True = attend; ``is_causal`` adds paddle's -1e4 upper triangle and ignores the mask."""
+    batched = query.array.ndim == 4
+    if not batched:
+        query, key, value = (_S.unsqueeze(t, 0) for t in (query, key, value))
+    _sdpa_heads_error(query, key, value, enable_gqa)
+    q, k, v = (_S.transpose(t, (0, 2, 1, 3)) for t in (query, key, value))
+    masks = ()
+    if is_causal:
+        masks = (_NA.causal_float_mask(q, q.array.shape[-2], k.array.shape[-2], -1e4),)
+    elif attn_mask is not None:
+        masks = (attn_mask,)
+    out, _ = _NA.scaled_dot_product_attention(q, k, v, masks, dropout_p, False, scale or None,
+                                              enable_gqa, training, safe=False)
+    out = _S.transpose(out, (0, 2, 1, 3))
+    return out if batched else _S.squeeze(out, 0)
 
 
 # the functions that only rename or drop arguments, as table rows over engine functions
@@ -347,7 +427,6 @@ def feature_alpha_dropout(x, p=0.5, training=True, name=None):
 # ---------------------------------------------------------------- pooling, padding, resampling
 # (part "pool": paddle's names, layouts and checks over janusgrad.nn.pool)
 from janusgrad.nn import pool as _P  # noqa: E402
-from janusgrad.ops import shape as _S  # noqa: E402
 
 from .conv import (  # noqa: E402, F401  (paddle's forms; the math is janusgrad.nn.conv)
     conv1d,
@@ -717,6 +796,258 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
         raise ValueError(f"(InvalidArgument) The number of groups to divide channels in [{g}] "
                          f"should divide the number of channel [{c}]")
     return _P.channel_shuffle(x, g, axis)
+# ---------------------------------------------------------------- activations and losses family
+# (engine.ops.activation, engine.nn.losses) in paddle's names and defaults: paddle's
+# hardsigmoid is clip(slope x + offset, 0, 1) with slope 0.1666667; prelu's weight follows
+# data_format (channels on axis 1 for NC*, last for N*C); cosine_similarity clamps the
+# product of the squared norms; cosine_embedding_loss adds 1e-11 to each squared magnitude
+# and reduces the last axis; hinge_embedding_loss counts only labels 1 and -1
+import struct as _struct  # noqa: E402
+
+from janusgrad.nn import losses as _NL  # noqa: E402
+from janusgrad.ops import activation as _A  # noqa: E402
+
+
+def _reduction_check(reduction, api):
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"'reduction' in '{api}' should be 'sum', 'mean' or 'none', but "
+                         f"received {reduction}.")
+
+
+def hardswish(x, name=None):
+    return _A.hardswish(x)
+
+
+def _f32(v: float) -> float:
+    return _struct.unpack("f", _struct.pack("f", v))[0]
+
+
+def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None):
+    # paddle's kernel holds slope and offset as float32 numbers, whatever x's dtype
+    return _A.hardsigmoid(x, _f32(slope), _f32(offset))
+
+
+def glu(x, axis=-1, name=None):
+    n = x.array.shape[axis]
+    if n % 2:
+        raise ValueError(f"The dimension of x along axis {axis} should be even, but received "
+                         f"{n}.")
+    return _A.glu(x, axis)
+
+
+def elu(x, alpha=1.0, name=None):
+    return _A.elu(x, alpha)
+
+
+def celu(x, alpha=1.0, name=None):
+    if alpha == 0:
+        raise ZeroDivisionError("alpha cannot be 0 for celu")
+    return _A.celu(x, alpha)
+
+
+def selu(x, scale=_A.SELU_SCALE, alpha=_A.SELU_ALPHA, name=None):
+    if scale <= 1.0:
+        raise ValueError(f"The scale must be greater than 1.0. Received: {scale}.")
+    if alpha < 0:
+        raise ValueError(f"The alpha must be no less than zero. Received: {alpha}.")
+    return _A.selu(x, scale, alpha)
+
+
+def prelu(x, weight, data_format="NCHW", name=None):
+    nd = x.array.ndim
+    channel_last = data_format in ("NHWC", "NLC", "NDHWC")
+    return _A.prelu(x, weight, -1 if channel_last and nd >= 2 else 1)
+
+
+def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
+    if not 0 <= lower <= 1 or not 0 <= upper <= 1:
+        raise ValueError(f"The lower value must be no less than zero and the upper value must "
+                         f"be no more than one. Received: {lower}, {upper}.")
+    if upper < lower:
+        raise ValueError(f"The upper value must be greater than lower value. Received: "
+                         f"{lower}, {upper}.")
+    return _A.rrelu(x, lower, upper, training, zero_passes=True)  # (x = 0 passes g)
+
+
+def silu(x, inplace=False, name=None):
+    return _A.silu(x)
+
+
+def swish(x, name=None):
+    return _A.silu(x)
+
+
+def mish(x, name=None):
+    return _A.mish(x)
+
+
+def log_sigmoid(x, name=None):
+    return _A.logsigmoid(x)
+
+
+logsigmoid = log_sigmoid
+
+
+def softsign(x, name=None):
+    return _A.softsign(x)
+
+
+def tanhshrink(x, name=None):
+    return _A.tanhshrink(x)
+
+
+def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
+    return _A.threshold(x, threshold, value)
+
+
+def softshrink(x, threshold=0.5, name=None):
+    if threshold < 0:
+        raise ValueError(f"The threshold must be no less than zero. Received: {threshold}.")
+    return _A.softshrink(x, threshold)
+
+
+def hardshrink(x, threshold=0.5, name=None):
+    return _A.hardshrink(x, threshold, keep_bounds=True)  # (|x| = threshold is kept)
+
+
+def hardtanh(x, min=-1.0, max=1.0, name=None):  # noqa: A002
+    return _A.hardtanh(x, min, max)
+
+
+def relu6(x, name=None):
+    return _A.relu6(x)
+
+
+def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
+    return _NL.normalize(x, p, axis, epsilon)
+
+
+def cosine_similarity(x1, x2, axis=1, eps=1e-8):
+    return _NL.cosine_similarity(x1, x2, axis, eps, clamp_product=True)
+
+
+def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
+    return _NL.pairwise_distance(x, y, p, epsilon, keepdim)
+
+
+def pdist(x, p=2.0, name=None):
+    return _NL.pdist(x, p)
+
+
+def bilinear(x1, x2, weight, bias=None, name=None):
+    return _NL.bilinear(x1, x2, weight, bias)
+
+
+def soft_margin_loss(input, label, reduction="mean", name=None):  # noqa: A002
+    _check_reduction(reduction, "soft_margin_loss")
+    if tuple(input.array.shape) != tuple(label.array.shape):
+        raise ValueError("input's shape must equal to label's shape")
+    return _NL.soft_margin_loss(input, E.cast(label, input.array.dtype), reduction)
+
+
+def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean",  # noqa: A002
+                        name=None):
+    _check_reduction(reduction, "MarginRankingLoss")
+    return _NL.margin_ranking_loss(input, other, label, margin, reduction)
+
+
+def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):  # noqa: A002
+    _reduction_check(reduction, "hinge_embedding_loss")
+    return _NL.hinge_embedding_loss(input, label, margin, reduction, exact_labels=True)
+
+
+def multi_margin_loss(input, label, p=1, margin=1.0, weight=None,  # noqa: A002
+                      reduction="mean", name=None):
+    _reduction_check(reduction, "multi_margin_loss")
+    if input.array.shape[0] != label.array.shape[0]:
+        raise ValueError("The label's shape[0] should be equal to input's shape[0], but "
+                         f"received input's shape[0] {input.array.shape[0]} and label's "
+                         f"shape[0]:{label.array.shape[0]}. ")
+    return _NL.multi_margin_loss(input, label, p, margin, weight, reduction)
+
+
+def multi_label_margin_loss(input, label, reduction="mean", name=None):  # noqa: A002
+    _reduction_check(reduction, "multi_label_margin_loss")
+    return _NL.multilabel_margin_loss(input, label, reduction)
+
+
+def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean",  # noqa: A002
+                                 name=None):
+    _check_reduction(reduction, "multi_label_soft_margin_loss")
+    if tuple(input.array.shape) != tuple(label.array.shape):
+        raise ValueError("The input and label should have same dimension,but received "
+                         f"{input.array.ndim}!={label.array.ndim}")
+    return _NL.multilabel_soft_margin_loss(input, E.cast(label, input.array.dtype), weight,
+                                           reduction)
+
+
+def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-6,  # noqa: A002
+                        swap=False, reduction="mean", name=None):
+    _check_reduction(reduction, "TripletMarginLoss")
+    return _NL.triplet_margin_loss(input, positive, negative, margin, p, epsilon, swap,
+                                   reduction)
+
+
+def triplet_margin_with_distance_loss(input, positive, negative,  # noqa: A002
+                                      distance_function=None, margin=1.0, swap=False,
+                                      reduction="mean", name=None):
+    _check_reduction(reduction, "TripletMarginWithDistanceLoss")
+    if margin <= 0:
+        raise ValueError(f"The margin between positive samples and negative samples should "
+                         f"be greater than 0, but received {margin}, which is not allowed.")
+    return _NL.triplet_margin_loss(input, positive, negative, margin, swap=swap,
+                                   reduction=reduction,
+                                   distance=distance_function or pairwise_distance)
+
+
+def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", name=None):
+    if label.array.ndim != 1:
+        raise ValueError("1D target tensor expected, multi-target not supported")
+    if tuple(input1.array.shape) != tuple(input2.array.shape):
+        raise ValueError("the shape of input tensor 1 should be equal to input tensor 2, but "
+                         "found inputs with different sizes")
+    if input1.array.ndim > 2:
+        raise ValueError("1D target tensor expects 1D or 2D input tensors, but found inputs "
+                         "with different sizes")
+    _check_reduction(reduction, "cosine_embedding_loss")
+    return _NL.cosine_embedding_loss(input1, input2, label, margin, reduction, 10e-12, -1)
+
+
+def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6,  # noqa: A002
+                      reduction="mean", name=None):
+    vs, xs = tuple(variance.array.shape), tuple(input.array.shape)
+    if vs != xs:
+        if xs[:-1] == vs:
+            variance = _S.unsqueeze(variance, -1)
+        elif not (xs[:-1] == vs[:-1] and vs[-1:] == (1,)):
+            raise ValueError("variance is of incorrect shape")
+    if reduction not in _REDUCTIONS:
+        raise ValueError(reduction + " is not valid")
+    if bool((variance.array < 0).any()):
+        raise ValueError("variance has negative entry/entries")
+    # paddle clamps the variance under no_grad by reassignment: it gets no gradient
+    return _NL.gaussian_nll_loss(input, label, variance.detach(), full, epsilon, reduction)
+
+
+def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8,  # noqa: A002
+                     reduction="mean", name=None):
+    if epsilon <= 0:
+        raise ValueError(f"The value of `epsilon` in poisson_nll_loss should be positive, but "
+                         f"received {epsilon:f}, which is not allowed")
+    _check_reduction(reduction, "poisson_nll_loss")
+    if tuple(input.array.shape) != tuple(label.array.shape):
+        raise ValueError("input's shape must equal to label's shape")
+    return _NL.poisson_nll_loss(input, label, log_input, full, epsilon, reduction)
+
+
+def kl_div(input, label, reduction="mean", log_target=False, name=None):  # noqa: A002
+    di, dl = input.array.dtype, label.array.dtype
+    if di != dl and di.kind == dl.kind == "f":  # paddle casts the float32 one to float64
+        if di.itemsize < dl.itemsize:
+            input = E.cast(input, dl)
+        else:
+            label = E.cast(label, di)
+    return _NL.kl_div(input, label.detach(), reduction, log_target)  # (no label gradient)
 
 
 __getattr__ = _module_getattr("paddlelike", "paddle.nn.functional")

@@ -132,8 +132,9 @@ class RNN(Layer):
         h0 = c0 = None
         if initial_states is not None:
             h0, c0 = initial_states if mode == "lstm" else (initial_states, None)
+        mask = None if sequence_length is None else NR.length_mask(x, sequence_length)
         out, hn, cn = NR.run_direction(mode, x, h0, c0, self.cell._weights() + (None,),
-                                       self.is_reverse)
+                                       self.is_reverse, mask)
         final = (hn, cn) if mode == "lstm" else hn
         return _time_major(out, self.time_major), final
 
@@ -154,7 +155,8 @@ class BiRNN(Layer):
         outs, finals = [], []
         for cell, states, rev in ((self.cell_fw, initial_states[0], False),
                                   (self.cell_bw, initial_states[1], True)):
-            out, final = RNN(cell, rev, self.time_major).forward(inputs, states)
+            out, final = RNN(cell, rev, self.time_major).forward(inputs, states,
+                                                                 sequence_length)
             outs.append(out)
             finals.append(final)
         return S.concatenate(outs, -1), tuple(finals)
@@ -231,7 +233,8 @@ class RNNBase(LayerList):
                                                                           "rnn_tanh")
         weights = [c._weights() + (None,) for c in self._cells()]
         out, hn, cn = NR.rnn(mode, x, h0, c0, weights, self.num_layers,
-                             self.num_directions == 2, self.dropout, self.training)
+                             self.num_directions == 2, self.dropout, self.training,
+                             lengths=sequence_length)
         return _time_major(out, self.time_major), ((hn, cn) if mode == "lstm" else hn)
 
     def extra_repr(self) -> str:

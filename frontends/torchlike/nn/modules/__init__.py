@@ -1,6 +1,17 @@
 """torch.nn.modules."""
 from __future__ import annotations
 
+from .attention import (
+    LayerNorm,
+    MultiheadAttention,
+    NonDynamicallyQuantizableLinear,
+    RMSNorm,
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .container import ModuleList, Sequential
 from .conv import (  # (conv part)
     Conv1d,
@@ -110,6 +121,13 @@ from .recurrent import (  # recurrent layers
     RNNCellBase,
 )
 
+# isort: split
+# activations and losses family
+from . import activation_ext as _acts
+from . import loss_ext as _losses
+from .activation_ext import *  # noqa: F403
+from .loss_ext import *  # noqa: F403
+
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
     "HuberLoss", "Identity", "L1Loss", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax",
@@ -134,4 +152,10 @@ __all__ += [  # (part pool)
     "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
     "ReplicationPad3d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
     "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
+]
+__all__ += [*_acts.__all__, *_losses.__all__]
+__all__ += [
+    "LayerNorm", "MultiheadAttention", "NonDynamicallyQuantizableLinear", "RMSNorm",
+    "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+    "TransformerEncoderLayer",
 ]
