@@ -481,59 +481,141 @@ class NpMlp:
         return self.step_grads()
 
 
-def _np_conv(x, w, b, pad):
-    from numpy.lib.stride_tricks import sliding_window_view
+_SCRATCH: dict = {}
+
+
+def _scratch(name: str, shape, zero: bool = False):
+    """A buffer kept between steps (a hand-written step can reuse its memory: freshly
+    allocated large arrays cost this machine thousands of page faults a step)."""
+    a = _SCRATCH.get(name)
+    if a is None or a.shape != shape:
+        a = _SCRATCH[name] = np.zeros(shape, F32)
+    elif zero:
+        a[...] = 0.0
+    return a
+
+
+def _np_im2col(x, k: int, pad: int, name: str):
+    """x (N, C, H, W) -> columns (N, C*k*k, L*L), stride 1: one copy of a strided view."""
+    from numpy.lib.stride_tricks import as_strided
+    n, c, h, _ = x.shape
     if pad:
-        x = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
-    cols = sliding_window_view(x, w.shape[2:], axis=(2, 3))  # N, C, Ho, Wo, kh, kw
-    y = np.tensordot(cols, w, axes=([1, 4, 5], [1, 2, 3])).transpose(0, 3, 1, 2)
-    y += b[:, None, None]
-    return np.ascontiguousarray(y), cols
+        xp = _scratch(name + "pad", (n, c, h + 2 * pad, h + 2 * pad))  # (border stays 0)
+        xp[:, :, pad:pad + h, pad:pad + h] = x
+        x, h = xp, h + 2 * pad
+    out = h - k + 1
+    s = x.strides
+    cols = _scratch(name, (n, c, k, k, out, out))
+    cols[...] = as_strided(x, cols.shape, s[:2] + s[2:] + s[2:])
+    return cols.reshape(n, c * k * k, out * out)
 
 
-def _np_sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-z))
+def _np_conv(x, w, b, pad, name):
+    """y = w * x + b by im2col and one batched product."""
+    n, o, k = x.shape[0], w.shape[0], w.shape[2]
+    cols = _np_im2col(x, k, pad, name)
+    y = np.matmul(w.reshape(o, -1), cols)
+    y += b[:, None]
+    side = int(round(cols.shape[2] ** 0.5))
+    return y.reshape(n, o, side, side)
+
+
+def _np_sigmoid_(z):
+    """sigmoid in place."""
+    np.negative(z, out=z)
+    np.exp(z, out=z)
+    z += 1.0
+    return np.reciprocal(z, out=z)
+
+
+def _np_pool(s):
+    """2x2 average pooling, stride 2."""
+    p = s[:, :, ::2, ::2] + s[:, :, 1::2, ::2]
+    p += s[:, :, ::2, 1::2]
+    p += s[:, :, 1::2, 1::2]
+    p *= 0.25
+    return p
+
+
+def _np_unpool_sig(g, s):
+    """The gradient through the pooling (each input gets a quarter) and the sigmoid
+    (times s * (1 - s)) that made ``s``."""
+    out = np.empty(s.shape, F32)
+    g = g * 0.25
+    for i in (0, 1):
+        for j in (0, 1):
+            out[:, :, i::2, j::2] = g
+    t = 1.0 - s
+    t *= s
+    out *= t
+    return out
+
+
+def _np_conv_grads(g, x, w, pad, name):
+    """The gradients of w and b from the output gradient g (N, O, L, L) and the input x,
+    whose columns are made again (as the engine does: faster here than keeping the
+    forward's, see RESULTS.md)."""
+    n, o = g.shape[:2]
+    cols = _np_im2col(x, w.shape[2], pad, name)
+    gm = g.reshape(n, o, -1)
+    gw = np.matmul(cols, gm.transpose(0, 2, 1)).sum(axis=0).T.reshape(w.shape)
+    return gw, gm.sum(axis=(0, 2))
+
+
+def _np_conv_input_grad(g, w, side: int):
+    """The gradient of the (unpadded) input: w^T times g (one product per output row),
+    batch innermost, col2im."""
+    n, o, out = g.shape[0], g.shape[1], g.shape[2]
+    c, k = w.shape[1], w.shape[2]
+    gt = np.moveaxis(g, 0, -1).reshape(o, out, out * n).transpose(1, 0, 2)
+    cols = np.matmul(w.reshape(o, -1).T, gt).reshape(out, c, k * k, out, n)
+    buf = _scratch("col2im", (c, side, side, n), zero=True)
+    for i in range(k):
+        for j in range(k):
+            buf[:, i:i + out, j:j + out] += cols[:, :, i * k + j].swapaxes(0, 1)
+    return np.ascontiguousarray(np.moveaxis(buf, -1, 0))
 
 
 class NpLeNet:
+    """G by hand: the same im2col + GEMM convolutions as the engine's, no autograd."""
+
     def __init__(self, style, batch: int = 256) -> None:
         self.x, self.labels, self.params = lenet_data(batch)
         self.rows = np.arange(batch)
 
     def step_grads(self):
-        from numpy.lib.stride_tricks import sliding_window_view
         w1, b1, w2, b2, w3, b3, w4, b4, w5, b5 = self.params
         n = len(self.labels)
-        z1, cols1 = _np_conv(self.x, w1, b1, 2)
-        s1 = _np_sigmoid(z1)
-        p1 = s1.reshape(n, 6, 14, 2, 14, 2).mean(axis=(3, 5))
-        z2, cols2 = _np_conv(p1, w2, b2, 0)
-        s2 = _np_sigmoid(z2)
-        p2 = s2.reshape(n, 16, 5, 2, 5, 2).mean(axis=(3, 5)).reshape(n, 400)
-        s3 = _np_sigmoid(p2 @ w3 + b3)
-        s4 = _np_sigmoid(s3 @ w4 + b4)
-        o = s4 @ w5 + b5
+        z1 = _np_conv(self.x, w1, b1, 2, "cols1")
+        s1 = _np_sigmoid_(z1)
+        p1 = _np_pool(s1)
+        z2 = _np_conv(p1, w2, b2, 0, "cols2")
+        s2 = _np_sigmoid_(z2)
+        p2 = _np_pool(s2).reshape(n, 400)
+        z3 = p2 @ w3
+        z3 += b3
+        s3 = _np_sigmoid_(z3)
+        z4 = s3 @ w4
+        z4 += b4
+        s4 = _np_sigmoid_(z4)
+        o = s4 @ w5
+        o += b5
         o -= o.max(axis=1, keepdims=True)
         p = np.exp(o)
         p /= p.sum(axis=1, keepdims=True)
         p[self.rows, self.labels] -= 1.0
         p /= n
         gw5, gb5 = s4.T @ p, p.sum(axis=0)
-        g = (p @ w5.T) * s4 * (1 - s4)
+        g = p @ w5.T
+        g *= s4 * (1 - s4)
         gw4, gb4 = s3.T @ g, g.sum(axis=0)
-        g = (g @ w4.T) * s3 * (1 - s3)
+        g = g @ w4.T
+        g *= s3 * (1 - s3)
         gw3, gb3 = p2.T @ g, g.sum(axis=0)
-        g = (g @ w3.T).reshape(n, 16, 5, 1, 5, 1) * 0.25
-        g = np.broadcast_to(g, (n, 16, 5, 2, 5, 2)).reshape(n, 16, 10, 10) * s2 * (1 - s2)
-        gw2 = np.tensordot(g, cols2, axes=([0, 2, 3], [0, 2, 3]))
-        gb2 = g.sum(axis=(0, 2, 3))
-        gp = np.pad(g, ((0, 0), (0, 0), (4, 4), (4, 4)))
-        gcols = sliding_window_view(gp, (5, 5), axis=(2, 3))
-        g = np.tensordot(gcols, w2[:, :, ::-1, ::-1], axes=([1, 4, 5], [0, 2, 3]))
-        g = g.transpose(0, 3, 1, 2).reshape(n, 6, 14, 1, 14, 1) * 0.25
-        g = np.broadcast_to(g, (n, 6, 14, 2, 14, 2)).reshape(n, 6, 28, 28) * s1 * (1 - s1)
-        gw1 = np.tensordot(g, cols1, axes=([0, 2, 3], [0, 2, 3]))
-        gb1 = g.sum(axis=(0, 2, 3))
+        g = _np_unpool_sig((g @ w3.T).reshape(n, 16, 5, 5), s2)
+        gw2, gb2 = _np_conv_grads(g, p1, w2, 0, "cols2")
+        g = _np_unpool_sig(_np_conv_input_grad(g, w2, 14), s1)
+        gw1, gb1 = _np_conv_grads(g, self.x, w1, 2, "cols1")
         return [gw1, gb1, gw2, gb2, gw3, gb3, gw4, gb4, gw5, gb5]
 
     run = NpMlp.run

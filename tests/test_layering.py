@@ -207,7 +207,7 @@ def test_engine_code_names_no_framework(path):
 
 # modules whose job is host-side: they turn device data into host data first (to_host)
 HOST_SIDE = {"engine/backend.py", "engine/printing.py", "engine/io.py", "engine/gradcheck.py",
-             "engine/testing.py", "engine/ops/testing.py"}
+             "engine/testing.py", "engine/ops/testing.py", "engine/vision.py"}
 # functions allowed to use numpy inside an engine kernel module: the op table's numpy
 # references and draw helpers (by name) and the host random stream
 HOST_FUNCTION_PREFIXES = ("_ref", "_make", "_draw")

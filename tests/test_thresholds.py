@@ -8,6 +8,9 @@ The thresholds (module-level, read at call time so a test can lower them):
 - ``janusgrad.ops.reduce._SMALL`` (4096 elements): a reduction's gradient is spread back
   by a filled copy at or below it, by ``broadcast_to`` above it (in the array and the
   recording backward);
+- ``janusgrad.ops.reduce._WINDOW_MIN`` (16384 elements): a sum or mean over axes of at most
+  16 elements in all (a pooling window) adds strided slices from it on, and a gradient
+  spread back along such axes is written slice by slice;
 - ``janusgrad.ops.elementwise._BRANCHY`` (2048 elements): ``where(c, x, 0.0)`` (relu's,
   clamp's and where's gradients) takes the bit mask from it on, for float32/float64 only;
 - ``janusgrad.ops.elementwise`` constants cache (4096 values per dtype, then cleared;
@@ -33,7 +36,7 @@ from janusgrad.ops import reduce as R
 from .gradcheck import check_first_order, vjp
 from .test_ops import _draw_case, _grad_args
 
-SIZE_THRESHOLDS = [(R, "_SMALL"), (E, "_BRANCHY")]
+SIZE_THRESHOLDS = [(R, "_SMALL"), (R, "_WINDOW_MIN"), (E, "_BRANCHY")]
 DIFF = [s for s in SPECS if s.differentiable]
 
 

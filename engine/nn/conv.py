@@ -7,7 +7,6 @@ arguments with their framework's messages and call these.
 from __future__ import annotations
 
 from ..ops import elementwise as E
-from ..ops import index as I
 from ..ops import shape as S
 from ..ops.conv import Geometry, fold, unfold
 from ..ops.conv import conv as _conv
@@ -124,28 +123,8 @@ def blocks(output_size, kernel_size, dilation, padding, stride) -> tuple:
 
 
 # ---------------------------------------------------------------- padding modes
-def _mode_index(n: int, lo: int, hi: int, mode: str) -> list:
-    """The source position of each padded position along one axis (Python ints: the
-    gather moves them to the tensor's device)."""
-    out = []
-    for i in range(-lo, n + hi):
-        if mode == "reflect":
-            period = 2 * (n - 1) if n > 1 else 1
-            i = abs(i) % period
-            out.append(period - i if i >= n else i)
-        elif mode == "replicate":
-            out.append(min(max(i, 0), n - 1))
-        else:  # circular
-            out.append(i % n)
-    return out
-
-
 def pad_mode(x, pairs, mode: str):
     """Pad the trailing len(pairs) axes of x by (lo, hi) each, 'reflect', 'replicate' or
-    'circular' (a gather per padded axis: differentiable through index_select)."""
-    nd = len(pairs)
-    for j, (lo, hi) in enumerate(pairs):
-        if lo or hi:
-            axis = x.array.ndim - nd + j
-            x = I.index_select(x, axis, _mode_index(x.array.shape[axis], lo, hi, mode))
-    return x
+    'circular': the padding of F.pad (janusgrad.nn.pool.pad), as the modules' padding_mode."""
+    from .pool import pad
+    return pad(x, list(pairs), mode)

@@ -10,9 +10,10 @@ own:
 - ``conv_weight(x, u)``: the adjoint in w (the correlation of x with u, shape of w).
 
 Each op's derivative is written with the other two (over the rule namespace ``np``), so
-derivatives of any order come free.  The kernels are im2col (a strided slice per kernel
-tap into one column array: a Python loop over taps, none over positions or batch) plus one
-matrix product; col2im adds the columns back tap by tap.  The array module comes from the
+derivatives of any order come free.  The kernels are im2col (one copy of a strided view of
+the padded input where the array module has stride tricks, else a strided slice per kernel
+tap: no Python loop over positions or batch) plus one batched matrix product; col2im adds
+the columns back tap by tap.  The array module comes from the
 arrays (numpy, cupy, the fake GPU alike).  ``unfold``/``fold`` (im2col/col2im as tensors)
 are a fourth and fifth op, each the other's derivative.
 """
@@ -68,69 +69,109 @@ def _prod(shape) -> int:
 
 
 # ---------------------------------------------------------------- kernels (on arrays)
+# Layout: the columns of x are (N, C * prod K, prod L), torch's unfold layout, so that the
+# forward is one batched product w (O, C*K) @ cols[n] whose result is already y's
+# (N, O, *L) layout, and the transposed convolution's columns w^T @ u[n] come out in the
+# same layout for col2im: no transposed copy of a large operand on either side.
+def _padded(x, geo: Geometry):
+    """x (N, C, *S) zero-padded by geo.pads (x itself when there is no padding)."""
+    if not any(lo or hi for lo, hi in geo.pads):
+        return x
+    xp = xp_of(x)
+    sp = tuple(s + lo + hi for s, (lo, hi) in zip(geo.S, geo.pads))
+    buf = xp.zeros(x.shape[:2] + sp, dtype=x.dtype)
+    buf[(slice(None), slice(None)) + tuple(slice(lo, lo + s) for s, (lo, _) in
+                                           zip(geo.S, geo.pads))] = x
+    return buf
+
+
 def _im2col(x, geo: Geometry):
-    """x (N, C, *S) -> columns (C, prod K, N, *L)."""
+    """x (N, C, *S) -> a new array of columns (N, C * prod K, prod L).
+
+    Where the array module has stride tricks (numpy, cupy), one strided view of the padded
+    input (N, C, *K, *L) copied once; otherwise one strided slice per kernel tap."""
     xp = xp_of(x)
     N, C = x.shape[:2]
-    xt = xp.swapaxes(x, 0, 1)  # (C, N, *S): the columns' order
-    if any(lo or hi for lo, hi in geo.pads):
-        sp = tuple(s + lo + hi for s, (lo, hi) in zip(geo.S, geo.pads))
-        buf = xp.zeros((C, N) + sp, dtype=x.dtype)
-        buf[(slice(None), slice(None)) + tuple(slice(lo, lo + s) for s, (lo, _) in
-                                               zip(geo.S, geo.pads))] = xt
+    buf = _padded(x, geo)
+    shape = (N, C) + geo.K + geo.L
+    cols = xp.empty(shape, dtype=x.dtype)
+    tricks = getattr(getattr(xp, "lib", None), "stride_tricks", None)
+    if tricks is not None:
+        sp = buf.strides[2:]
+        strides = (buf.strides[:2] + tuple(s * d for s, d in zip(sp, geo.dilation)) +
+                   tuple(s * st for s, st in zip(sp, geo.stride)))
+        cols[...] = tricks.as_strided(buf, shape, strides)
     else:
-        buf = xt
-    L = geo.L
-    cols = xp.empty((C, _prod(geo.K), N) + L, dtype=x.dtype)
-    head = (slice(None), slice(None))
-    for t, sl in geo.taps():
-        cols[:, t] = buf[head + sl]
-    return cols
+        flat = xp.reshape(cols, (N, C, _prod(geo.K)) + geo.L)
+        head = (slice(None), slice(None))
+        for t, sl in geo.taps():
+            flat[:, :, t] = buf[head + sl]
+    return xp.reshape(cols, (N, C * _prod(geo.K), _prod(geo.L)))
 
 
 def _col2im(cols, geo: Geometry, N: int, C: int):
-    """columns (C, prod K, N, *L) -> the sum into (N, C, *S) (the adjoint of _im2col)."""
+    """columns (N, C * prod K, prod L) -> their sum into (N, C, *S) (the adjoint of
+    _im2col): one strided add per kernel tap."""
     xp = xp_of(cols)
+    cols = xp.reshape(cols, (N, C, _prod(geo.K)) + geo.L)
     sp = tuple(s + lo + hi for s, (lo, hi) in zip(geo.S, geo.pads))
-    buf = xp.zeros((C, N) + sp, dtype=cols.dtype)
+    buf = xp.zeros((N, C) + sp, dtype=cols.dtype)
     head = (slice(None), slice(None))
     for t, sl in geo.taps():
-        buf[head + sl] += cols[:, t]
+        buf[head + sl] += cols[:, :, t]
+    if not any(lo or hi for lo, hi in geo.pads) and sp == tuple(geo.S):
+        return buf
     crop = head + tuple(slice(lo, lo + s) for s, (lo, _) in zip(geo.S, geo.pads))
-    return xp.ascontiguousarray(xp.swapaxes(buf[crop], 0, 1))
+    return xp.ascontiguousarray(buf[crop])
 
 
-def _as_groups(u, g: int):
-    """u (N, O, *L) -> (g, O/g, N * prod L)."""
-    xp = xp_of(u)
-    N, O = u.shape[:2]
-    return xp.reshape(xp.swapaxes(u, 0, 1), (g, O // g, N * _prod(u.shape[2:])))
+def _conv_cols(cols, w, geo: Geometry, N: int):
+    """y (N, O, *L) from the columns of x and w (O, C/g, *K)."""
+    xp = xp_of(cols)
+    g = geo.groups
+    O = w.shape[0]
+    ck = cols.shape[1] // g
+    if g == 1:
+        y = xp.matmul(xp.reshape(w, (O, ck)), cols)
+    else:
+        y = xp.matmul(xp.reshape(w, (g, O // g, ck)),
+                      xp.reshape(cols, (N, g, ck, cols.shape[2])))
+    return xp.reshape(y, (N, O) + geo.L)
 
 
 def conv_array(x, w, geo: Geometry):
     """y (N, O, *L) = the convolution of x (N, C, *S) with w (O, C/g, *K)."""
-    xp = xp_of(x)
-    g = geo.groups
-    N, C = x.shape[:2]
-    O = w.shape[0]
-    L = geo.L
-    cols = xp.reshape(_im2col(x, geo), (g, (C // g) * _prod(geo.K), N * _prod(L)))
-    wm = xp.reshape(w, (g, O // g, cols.shape[1]))
-    y = xp.matmul(wm[0], cols[0]) if g == 1 else xp.matmul(wm, cols)
-    return xp.ascontiguousarray(xp.swapaxes(xp.reshape(y, (O, N) + L), 0, 1))
+    return _conv_cols(_im2col(x, geo), w, geo, x.shape[0])
 
 
 def conv_transpose_array(u, w, geo: Geometry):
-    """x-shaped (N, C, *S): the adjoint of conv_array in x, applied to u (N, O, *L)."""
+    """x-shaped (N, C, *S): the adjoint of conv_array in x, applied to u (N, O, *L).
+
+    Batch innermost: u moved to (O, *L, N), the columns w^T @ u as (L0, C * prod K,
+    *L[1:], N), and col2im into (C, *S, N): each tap's strided add then runs over
+    contiguous stretches of (last L) * N numbers, where in (N, C, *S) they would be the
+    last L alone (numpy's per-stretch cost made that twice as slow for LeNet's second
+    layer)."""
     xp = xp_of(u)
     g = geo.groups
     N, O = u.shape[:2]
     C = w.shape[1] * g
-    um = _as_groups(u, g)
-    wm = xp.reshape(w, (g, O // g, w.shape[1] * _prod(geo.K)))
-    cols = (xp.matmul(wm[0].T, um[0]) if g == 1 else
-            xp.matmul(xp.swapaxes(wm, 1, 2), um))
-    return _col2im(xp.reshape(cols, (C, _prod(geo.K), N) + u.shape[2:]), geo, N, C)
+    kp = _prod(geo.K)
+    ck = w.shape[1] * kp
+    L = tuple(u.shape[2:])
+    # (one product per position of the first spatial axis: faster than one long product,
+    # and so are the adds from its result)
+    ut = xp.reshape(xp.moveaxis(u, 0, -1), (g, O // g, L[0], _prod(L[1:]) * N))
+    ut = xp.transpose(ut, (2, 0, 1, 3))  # (L0, g, O/g, rest)
+    wt = xp.swapaxes(xp.reshape(w, (g, O // g, ck)), 1, 2)
+    cols = xp.matmul(wt[0], ut[:, 0]) if g == 1 else xp.matmul(wt, ut)
+    cols = xp.reshape(cols, (L[0], C, kp) + L[1:] + (N,))
+    sp = tuple(s + lo + hi for s, (lo, hi) in zip(geo.S, geo.pads))
+    buf = xp.zeros((C,) + sp + (N,), dtype=cols.dtype)
+    for t, sl in geo.taps():
+        buf[(slice(None),) + sl] += xp.swapaxes(cols[:, :, t], 0, 1)
+    crop = (slice(None),) + tuple(slice(lo, lo + s) for s, (lo, _) in zip(geo.S, geo.pads))
+    return xp.ascontiguousarray(xp.moveaxis(buf[crop], -1, 0))
 
 
 def conv_weight_array(x, u, geo: Geometry):
@@ -139,30 +180,30 @@ def conv_weight_array(x, u, geo: Geometry):
     g = geo.groups
     N, C = x.shape[:2]
     O = u.shape[1]
-    cols = xp.reshape(_im2col(x, geo), (g, (C // g) * _prod(geo.K), N * _prod(geo.L)))
-    um = _as_groups(u, g)
-    gw = (xp.matmul(um[0], cols[0].T) if g == 1 else
-          xp.matmul(um, xp.swapaxes(cols, 1, 2)))
+    cols = _im2col(x, geo)
+    LL = cols.shape[2]
+    ck, og = cols.shape[1] // g, O // g
+    um = xp.reshape(u, (N, g, og, LL))
+    cm = xp.reshape(cols, (N, g, ck, LL))
+    if og <= LL:
+        # one product per sample, summed over the batch: a temporary of N weights, no
+        # larger than the columns
+        gw = xp.swapaxes(xp.matmul(cm, xp.swapaxes(um, 2, 3)).sum(axis=0), 1, 2)
+    else:  # (more outputs than positions) one product over (N, L) of transposed copies
+        gw = xp.matmul(xp.reshape(xp.transpose(um, (1, 2, 0, 3)), (g, og, N * LL)),
+                       xp.reshape(xp.transpose(cm, (1, 0, 3, 2)), (g, N * LL, ck)))
     return xp.reshape(gw, (O, C // g) + geo.K)
 
 
 def unfold_array(x, geo: Geometry):
     """x (N, C, *S) -> (N, C * prod K, prod L): torch's unfold (im2col)."""
-    xp = xp_of(x)
-    N, C = x.shape[:2]
-    cols = _im2col(x, geo)
-    cols = xp.reshape(cols, (C * cols.shape[1], N, _prod(geo.L)))
-    return xp.ascontiguousarray(xp.swapaxes(cols, 0, 1))
+    return _im2col(x, geo)
 
 
 def fold_array(c, geo: Geometry):
     """c (N, C * prod K, prod L) -> (N, C, *S): torch's fold (col2im; the adjoint of unfold)."""
-    xp = xp_of(c)
     N = c.shape[0]
-    kp = _prod(geo.K)
-    C = c.shape[1] // kp
-    cols = xp.reshape(xp.swapaxes(c, 0, 1), (C, kp, N) + geo.L)
-    return _col2im(cols, geo, N, C)
+    return _col2im(c, geo, N, c.shape[1] // _prod(geo.K))
 
 
 # ---------------------------------------------------------------- the ops
@@ -190,7 +231,10 @@ def _same_dtype(x, w):
 
 
 def conv(x, w, geo: Geometry):
-    """The convolution of tensors x (N, C, *S) and w (O, C/g, *K) over ``geo``."""
+    """The convolution of tensors x (N, C, *S) and w (O, C/g, *K) over ``geo``.  (The
+    weight gradient makes x's columns again rather than the node keeping them: measured
+    on benchmark G, keeping them more than doubled the step's peak memory and was slower,
+    the fresh columns costing more than the second im2col.)"""
     a, b = _same_dtype(x, w)
     return record(_conv, conv_array(a, b, geo), (x, w), (x, w), geo)
 

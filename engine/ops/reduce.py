@@ -3,6 +3,7 @@ axis-wise normalisations (softmax, log_softmax, cumsum) that pair with them."""
 from __future__ import annotations
 
 import builtins
+import itertools
 import math
 
 from ..backend import MODULES, default_float, host, int64, ndarray, quiet
@@ -100,6 +101,18 @@ def spread_array(a, shape, axes, keepdims):
     if math.prod(shape) <= _SMALL:
         return _filled(a, shape, axes, keepdims)
     a = _with_kept_axes(a, axes, keepdims)
+    if type(a) is ndarray and 1 < _count(shape, axes) <= 16 and \
+            math.prod(shape) >= _WINDOW_MIN:
+        # (a pooling window's gradient: a new array by one strided copy per window
+        # element, where a copy of the broadcast view, as the reshape after it makes, walks
+        # the window's axes an element at a time, twice as slow)
+        out = MODULES[type(a)].empty(shape, a.dtype)
+        for idx in itertools.product(*(range(shape[ax]) for ax in axes)):
+            key = [slice(None)] * len(shape)
+            for ax, i in zip(axes, idx):
+                key[ax] = slice(i, i + 1)
+            out[tuple(key)] = a
+        return out
     return MODULES[type(a)].broadcast_to(a, shape)
 
 
@@ -130,6 +143,55 @@ def _float_data(x):
 
 
 # ---------------------------------------------------------------- sum, mean
+# arrays from this size on, reduced over (or spread back along) axes of at most 16 elements
+# in all, take the strided-slice paths (read at call time: tests/test_thresholds.py lowers it)
+_WINDOW_MIN = 16384
+
+
+def _small_axes_sum(a, axes, keepdims):
+    """The sum over ``axes`` of a large float numpy array as a sum of strided slices,
+    where those axes hold few elements in all (a 2x2 pooling window of a reshaped image,
+    ...): numpy's reduce walks such axes an element at a time, about ten times slower.
+    None where that does not apply."""
+    count = _count(a.shape, axes)
+    if not (1 < count <= 16 and a.size >= _WINDOW_MIN and type(a) is ndarray and
+            a.dtype.kind == "f" and a.dtype.itemsize >= 4):
+        return None
+    views = []
+    for idx in itertools.product(*(range(a.shape[ax]) for ax in axes)):
+        key = [slice(None)] * a.ndim
+        for ax, i in zip(axes, idx):
+            key[ax] = slice(i, i + 1) if keepdims else i
+        views.append(a[tuple(key)])
+    out = views[0] + views[1]
+    for v in views[2:]:
+        out += v
+    return out
+
+
+def _axes_of(a, axis) -> tuple:
+    if axis is None:
+        return tuple(range(a.ndim))
+    return tuple(ax % a.ndim for ax in (axis if isinstance(axis, tuple) else (axis,)))
+
+
+def sum_array(a, axis=None, keepdims=False):
+    """``a.sum`` on a bare array, by the same route as the ``sum`` op (so that the array
+    and the recording backwards add in the same order)."""
+    fast = _small_axes_sum(a, _axes_of(a, axis), keepdims) if a.ndim else None
+    return fast if fast is not None else a.sum(axis=axis, keepdims=keepdims)
+
+
+def mean_array(a, axis=None, keepdims=False):
+    """``mean`` on a bare array, by the same route as the ``mean`` op."""
+    axes = _axes_of(a, axis)
+    fast = _small_axes_sum(a, axes, keepdims) if a.ndim else None
+    if fast is not None:
+        fast /= _count(a.shape, axes)
+        return fast
+    return MODULES[type(a)].mean(a, axis=axis, keepdims=keepdims)
+
+
 _sum = defop("sum", rule=lambda np, g, shape, attrs: np.spread(g, shape, *attrs),
              uses=("shape", "attrs"))
 
@@ -153,7 +215,10 @@ def sum(x, axis=None, keepdims=False, dtype=None):
     axes = reduce_axes(x, "sum", axis)
     if dtype is None and a.dtype.kind in "bui":
         dtype = int64
-    if type(a) is ndarray:
+    fast = _small_axes_sum(a, axes, keepdims) if dtype is None else None
+    if fast is not None:
+        out = fast
+    elif type(a) is ndarray:
         out = as_out(_add_reduce(a, axis=axes, dtype=dtype, keepdims=keepdims))
     else:
         out = as_out(a.sum(axis=axes, dtype=dtype, keepdims=keepdims))
@@ -169,7 +234,11 @@ def mean(x, axis=None, keepdims=False):
     a = _float_data(x)
     axes = reduce_axes(x, "mean", axis)
     count = _count(a.shape, axes)
-    if count:
+    fast = _small_axes_sum(a, axes, keepdims)
+    if fast is not None:
+        fast /= count  # (numpy's mean: the sum, then a division by the count)
+        out = fast
+    elif count:
         out = as_out(a.mean(axis=axes, keepdims=keepdims))
     else:  # nan, as torch gives, without numpy's warning
         with _quiet():

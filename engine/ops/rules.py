@@ -63,7 +63,7 @@ class Namespace:
 # numpy's names the rules use, taken from the array module as they are
 _NUMPY_NAMES = ("add subtract multiply divide negative power square sqrt exp log sin cos tan "
                 "sinh cosh sign abs maximum minimum equal greater greater_equal less less_equal "
-                "logical_and matmul broadcast_to flip cumsum floor_divide mean").split()
+                "logical_and matmul broadcast_to flip cumsum floor_divide").split()
 
 
 class _ArrayNamespaces(dict):
@@ -90,7 +90,7 @@ def _arrays_extra(xp) -> dict:
     from .index import index_add_array
     from .linalg2 import linalg_arrays
     from .math import math_arrays
-    from .reduce import spread_array
+    from .reduce import mean_array, spread_array, sum_array
     from .shape import narrow_array, sum_to_array, unnarrow_array
     from .special import special_arrays
     np_where = xp.where
@@ -106,7 +106,7 @@ def _arrays_extra(xp) -> dict:
             "reshape": lambda a, shape: a.reshape(shape),
             "transpose": lambda a, axes: a.transpose(axes),
             "swapaxes": lambda a, i, j: a.swapaxes(i, j),
-            "sum": lambda a, axis=None, keepdims=False: a.sum(axis=axis, keepdims=keepdims),
+            "sum": sum_array, "mean": mean_array,
             "sum_to": sum_to_array, "spread": spread_array, "narrow": narrow_array,
             "unnarrow": unnarrow_array, "index_add": index_add_array,
             "getitem": lambda a, key: a[key], **special_arrays(xp),

@@ -60,4 +60,9 @@ from ._surface import *  # noqa: E402,F403  (version, default dtype, finfo, DLPa
 _surface.install(Tensor)  # __dlpack__, and missing attributes named (issue 15 item 8)
 __all__ += [*_surface.__all__[1:], "utils", "version"]
 
+# paddle.summary (issue 16)
+from .hapi import summary  # noqa: E402
+
+__all__ += ["summary"]
+
 _own_folder(_os.path.dirname(__file__))  # our frames are not the user's in anomaly reports

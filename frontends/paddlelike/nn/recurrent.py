@@ -199,6 +199,9 @@ class RNNBase(LayerList):
         else:
             raise ValueError("direction should be forward or bidirect (or bidirectional), "
                              f"received direction = {direction}")
+        # paddle's flag for its fused kernel (all four weights per cell): paddle.summary
+        # gives such a network a row though it is a LayerList
+        self.could_use_cudnn = len(self.parameters()) == num_layers * 4 * self.num_directions
         names = []
         for layer in range(num_layers):
             for d in range(self.num_directions):

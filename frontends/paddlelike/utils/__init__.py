@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from janusgrad.dropin import module_getattr
 
-from . import dlpack
+from . import dlpack, unique_name  # unique_name: issue 16
 
 __all__ = ["dlpack"]
+__all__ += ["unique_name"]
 __getattr__ = module_getattr("paddlelike", "paddle.utils")
