@@ -66,6 +66,14 @@ def _run(d2l_dir, body: str):
     script.write_text(textwrap.dedent(f"""
         import sys
         sys.path[:0] = [{str(d2l_dir / 'stubs')!r}, {str(d2l_dir / 'src')!r}]
+        try:
+            import torchvision
+        except NotImplementedError:  # served by the runner, and the dialect has none yet
+            import importlib.util
+            spec = importlib.util.spec_from_file_location(
+                "torchvision", {str(d2l_dir / 'stubs' / 'torchvision' / '__init__.py')!r})
+            sys.modules["torchvision"] = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(sys.modules["torchvision"])
     """) + textwrap.dedent(body))
     env = {**__import__("os").environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"}
     return subprocess.run([sys.executable, "-m", "torchlike", str(script)], capture_output=True,
