@@ -17,9 +17,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 def _imports_a_real_framework(module) -> bool:
     """Whether a test module holds real torch or real paddle (its judges): by import or
-    by pytest.importorskip, bound to any name."""
-    return any(getattr(v, "__name__", None) in ("torch", "paddle") and
-               type(v).__name__ == "module" for v in vars(module).values())
+    by pytest.importorskip, bound to any name, or anywhere in its source (a helper that
+    imports one, an unbound importorskip)."""
+    if any(getattr(v, "__name__", None) in ("torch", "paddle") and
+           type(v).__name__ == "module" for v in vars(module).values()):
+        return True
+    try:
+        return bool(_REAL_IMPORT.search(inspect.getsource(module)))
+    except (OSError, TypeError):
+        return False
 
 
 _REAL_IMPORT = re.compile(r"""importorskip\(["'](torch|paddle)["']\)|^\s*import (torch|paddle)\b""",
