@@ -133,16 +133,10 @@ def update(x, fn, *args):
     _adopt(x, result)
     _follow(x, view)
     n = result.node
-    if n is not None and n.out_version is not None and not _out_unused(n):
+    if n is not None and n.out_version is not None:
         # the op saved its output, which is x from now on: later writes to x count
         n.out_version = (x.shared_version(), x.version)
     return x
-
-
-def _out_unused(n) -> bool:
-    """pow saves its output only for the exponent's gradient (torch's pow_ with a number
-    exponent saves none, so writing to the result later is fine)."""
-    return n.op.name == "pow" and n.parents[1] is None
 
 
 def _array_key(x, key):

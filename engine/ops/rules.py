@@ -126,14 +126,6 @@ class _TensorNamespace(Namespace):
         return getattr(self, name)
 
 
-def _sign_constant(t):
-    """sign(t) as a constant: its derivative is zero, so the only thing recording it would
-    add is a link to ``t``; where a framework's formula makes that link, the dialect's
-    create_graph links say so (engine.links), per op."""
-    from .elementwise import sign
-    return sign(t.detach())
-
-
 def _tensors_extra() -> dict:
     from . import elementwise as E
     from . import index as I
@@ -145,10 +137,16 @@ def _tensors_extra() -> dict:
     from .linalg2 import linalg_tensors
     from .math import math_tensors
     from .special import special_tensors
+
+    def constant_sign(t):
+        # sign's derivative is zero: recording it would only add a link to t, which the
+        # dialects' create_graph links make where a framework's formula does (engine.links)
+        return E.sign(t.detach())
+
     return {"add": E.add, "subtract": E.sub, "multiply": E.mul, "divide": E.div,
             "negative": E.neg, "power": E.pow, "square": E.square, "sqrt": E.sqrt,
             "exp": E.exp, "log": E.log, "sin": E.sin, "cos": E.cos, "tan": E.tan,
-            "sinh": E.sinh, "cosh": E.cosh, "sign": _sign_constant, "abs": E.abs,
+            "sinh": E.sinh, "cosh": E.cosh, "sign": constant_sign, "abs": E.abs,
             "maximum": E.maximum, "minimum": E.minimum, "equal": E.eq, "greater": E.gt,
             "greater_equal": E.ge, "less": E.lt, "less_equal": E.le, "logical_and": E.logical_and,
             "floor_divide": E.floor_divide, "mean": R.mean, "matmul": L.matmul,
