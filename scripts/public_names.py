@@ -25,7 +25,10 @@ MODULES = {
 SHOWN = {"torchlike": "torch", "paddlelike": "paddle"}
 
 
-def public_names(frontend: str) -> list[str]:
+def candidates(frontend: str) -> set[str]:
+    """The public names our modules and Tensor hold, under the real framework's names
+    (stubs naming what we lack left out); which of them the real framework has is for the
+    caller to say."""
     root = SHOWN[frontend]
     names = set()
     for sub in MODULES[frontend]:
@@ -33,19 +36,29 @@ def public_names(frontend: str) -> list[str]:
             mod = importlib.import_module(f"{frontend}.{sub}" if sub else frontend)
         except ImportError:
             continue
-        real = importlib.import_module(f"{root}.{sub}" if sub else root)
         prefix = f"{root}.{sub}." if sub else f"{root}."
         names |= {prefix + n for n in vars(mod) if not n.startswith("_")
-                  and not _is_submodule_import(getattr(mod, n)) and hasattr(real, n)}
+                  and not _is_submodule_import(getattr(mod, n))}
     tensor = importlib.import_module(frontend).Tensor
-    real_tensor = importlib.import_module(root).Tensor
     for n in dir(tensor):
         if isinstance(inspect.getattr_static(tensor, n, None), MissingAttribute):
             continue  # a stub naming what we lack
-        if (not n.startswith("_") or (n.startswith("__") and n.endswith("__")
-                                      and n not in vars(object))) and hasattr(real_tensor, n):
+        if not n.startswith("_") or (n.startswith("__") and n.endswith("__")
+                                     and n not in vars(object)):
             names.add(f"{root}.Tensor.{n}")
-    return sorted(names)
+    return names
+
+
+def _real_has(path: str) -> bool:
+    """Whether the installed real framework has the dotted ``path`` (``torch.nn.ReLU``)."""
+    mod, _, name = path.rpartition(".")
+    if mod.endswith(".Tensor"):
+        return hasattr(importlib.import_module(mod[:-len(".Tensor")]).Tensor, name)
+    return hasattr(importlib.import_module(mod), name)
+
+
+def public_names(frontend: str) -> list[str]:
+    return sorted(n for n in candidates(frontend) if _real_has(n))
 
 
 def _is_submodule_import(v) -> bool:

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import inspect
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-from scripts.public_names import MODULES, SHOWN, _is_submodule_import  # noqa: E402
+from scripts.public_names import MODULES, candidates  # noqa: E402
 
 DATA = REPO / "docs" / "support"
 PAGE = REPO / "docs" / "SUPPORT.md"
@@ -104,22 +103,7 @@ def _lines(path: Path) -> list[str]:
 
 def ours(frontend: str, known: set) -> set:
     """Our public names that the real framework has (``known``), stubs excluded."""
-    from janusgrad.dropin import MissingAttribute
-    root = SHOWN[frontend]
-    names = set()
-    for sub in MODULES[frontend]:
-        try:
-            mod = importlib.import_module(f"{frontend}.{sub}" if sub else frontend)
-        except ImportError:
-            continue
-        prefix = f"{root}.{sub}." if sub else f"{root}."
-        names |= {prefix + n for n in vars(mod) if not n.startswith("_")
-                  and not _is_submodule_import(getattr(mod, n))}
-    tensor = importlib.import_module(frontend).Tensor
-    for n in dir(tensor):
-        if not isinstance(inspect.getattr_static(tensor, n, None), MissingAttribute):
-            names.add(f"{root}.Tensor.{n}")
-    return names & known
+    return candidates(frontend) & known
 
 
 def _group(name: str, root: str) -> str:
