@@ -169,4 +169,21 @@ class Dialect:
         return RuntimeError(f"{op}: {message}")
 
 
+    # ---------------------------------------------------------------- compiling (engine.trace)
+    def compile_break(self, where: str, cause: str):
+        """(message, warning class) shown once when compiled function ``where`` runs
+        eagerly for a guard key because of ``cause`` (neutral text naming what the trace
+        could not capture)."""
+        return f"{where}: graph break ({cause}); this call runs eagerly", UserWarning
+
+    def compile_unsupported(self, where: str, cause: str) -> Exception:
+        """The error of a graph break under fullgraph."""
+        return RuntimeError(f"{where}: cannot compile the whole function: {cause}")
+
+    def compile_limit(self, where: str, limit: int):
+        """(message, warning class) shown once when ``where`` has ``limit`` traces and a new
+        guard key stays eager."""
+        return (f"{where}: {limit} traces cached (the limit); new inputs run eagerly",
+                UserWarning)
+
 DEFAULT = Dialect()
