@@ -293,8 +293,10 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
         fwd_end = len(rec.steps)
         outs = [x for x in leaves if isinstance(x, Tensor)]
         diff, first = [], {}
-        for i, o in enumerate(outs):  # (a tensor returned twice is one output)
-            if o._rg and type(o.array) is TracedArray and o.array.dtype.kind in "fc" and \
+        source_ids = {id(t) for t in sources}
+        for i, o in enumerate(outs):  # (a tensor returned twice is one output; a source
+            # returned as itself is not an output of the trace)
+            if id(o) not in source_ids and o._rg and type(o.array) is TracedArray and o.array.dtype.kind in "fc" and \
                     first.setdefault(id(o), i) == i:
                 diff.append(i)
         rg_sources = [i for i, t in enumerate(sources) if t._rg]
@@ -318,6 +320,7 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
         TRACING[0] = None
         for t, a in zip(sources, originals):
             t.array = a
+        rec.restore_random()  # the eager run that follows a break draws the same numbers
     if rec.escapes:
         return rec.escapes[0]
     for t, v in zip(sources, versions):
@@ -415,7 +418,7 @@ def _entry(rec, sources, source_vars, leaves, spec, outs, diff, rg_sources, grad
     kept_b = needed(bwd_steps, grad_vars)
     seed_ids = {s._v.n for s in seeds}
     saved_ids = (reads(kept_b) | set(variables(grad_vars))) - defined(kept_b) - seed_ids
-    saved_vars = [t._v for t in rec.traced if t._v.n in saved_ids]
+    saved_vars = [t._v for t in rec.traced.values() if t._v.n in saved_ids]
     kept_f = needed(fwd_steps, out_vars + saved_vars)
     forward, fsrc = build(kept_f, source_vars, out_vars + saved_vars, "forward")
     backward = bsrc = None

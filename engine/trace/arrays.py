@@ -57,16 +57,37 @@ class Recorder:
         self.escapes: list[str] = []
         self.values: dict[int, TracedArray] = {}  # id(real value) -> its traced array
         self.keep: list = []  # every real value, so ids are not reused during the trace
-        self.traced: list[TracedArray] = []  # by variable number
+        self.traced: dict[int, TracedArray] = {}  # variable number -> its traced array
+        self.rng_states: dict = {}  # id(generator) -> (generator, its state before)
+        self.by_root: dict = {}  # id(memory owner) -> traced arrays over that memory
 
-    def var(self, real) -> TracedArray:
+    def var(self, real, tainted: bool = True) -> TracedArray:
         v = Var(self.count)
         self.count += 1
-        t = TracedArray(real, v)
+        t = TracedArray(real, v, tainted)
         self.values[id(real)] = t
         self.keep.append(real)
-        self.traced.append(t)
+        self.traced[v.n] = t
+        if isinstance(real, np.ndarray):
+            self.by_root.setdefault(id(_root(real)), []).append(t)
         return t
+
+    def taint(self, t: TracedArray) -> None:
+        """``t`` now holds data from the inputs (written into it): so do its views."""
+        t._t = True
+        for other in self.by_root.get(id(_root(t._a)), ()):
+            other._t = True
+
+    def draws(self, generator) -> None:
+        """``generator`` is drawn from: an escape; its state is kept to be put back."""
+        self.escape("random numbers")
+        if id(generator) not in self.rng_states:
+            self.rng_states[id(generator)] = (generator,
+                                              generator._rng.bit_generator.state)
+
+    def restore_random(self) -> None:
+        for generator, st in self.rng_states.values():
+            generator._rng.bit_generator.state = st
 
     def escape(self, what: str) -> None:
         if what not in self.escapes:
@@ -82,6 +103,26 @@ def note_escape(what: str) -> None:
 
 
 # ---------------------------------------------------------------- splitting arguments
+def _root(a):
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+def _tainted(obj) -> bool:
+    """Whether an argument holds a traced array computed from the function's inputs."""
+    t = type(obj)
+    if t is TracedArray:
+        return obj._t
+    if t is tuple or t is list:
+        return any(_tainted(x) for x in obj)
+    if t is dict:
+        return any(_tainted(x) for x in obj.values())
+    if t is slice:
+        return _tainted((obj.start, obj.stop, obj.step))
+    return False
+
+
 def _split(obj):
     """(real value, template) of an argument: traced arrays become their real value and
     their Var; containers are walked."""
@@ -100,22 +141,26 @@ def _split(obj):
     return obj, obj
 
 
-def _wrap(rec: Recorder, result):
+def _wrap(rec: Recorder, result, tainted: bool = True):
     """(traced result, template of its variables) of a recorded call's real result."""
-    if isinstance(result, (np.ndarray, np.generic)):
+    if isinstance(result, (np.ndarray, np.generic)):  # (a numpy scalar stays one, as eagerly)
         known = rec.values.get(id(result))
         if known is not None and known._a is result:  # an in-place call returned its output
             return known, known._v
-        t = rec.var(result)
+        t = rec.var(result, tainted)
         return t, t._v
-    if type(result) is tuple or type(result) is list:
-        parts = [_wrap(rec, x) for x in result]
-        return type(result)(p[0] for p in parts), type(result)(p[1] for p in parts)
+    if isinstance(result, (tuple, list)):
+        parts = [_wrap(rec, x, tainted) for x in result]
+        values = [p[0] for p in parts]
+        if hasattr(result, "_fields"):  # a named tuple (SVDResult ...): the engine reads fields
+            return type(result)(*values), tuple(p[1] for p in parts)
+        return type(result)(values), type(result)(p[1] for p in parts)
     if result is None:
         return None, None
-    # a Python number, a dtype, ...: computed from traced values it is an escape, unless the
-    # function only reads metadata (those are listed in _METADATA and never come here)
-    rec.escape(f"a numpy call returned a Python value ({type(result).__name__})")
+    # a Python number, a dtype, ...: computed from the inputs it is an escape (functions that
+    # only read metadata are listed in _METADATA and never come here)
+    if tainted:
+        rec.escape(f"a numpy call returned a Python value ({type(result).__name__})")
     return result, None
 
 
@@ -146,11 +191,14 @@ def record_call(fn, args, kwargs):
     rec = TRACING[0]
     if rec is None:  # a traced array used after its trace: plain values from now on
         return result
+    tainted = _tainted(args) or _tainted(kwargs)
     writes = _written(targs, tkwargs, fn)
     if writes is _PLAIN_WRITE:
         rec.escape("an in-place write into an array created outside the traced arrays")
         writes = None
-    traced, tout = _wrap(rec, result)
+    elif writes is not None and tainted and writes.n in rec.traced:
+        rec.taint(rec.traced[writes.n])
+    traced, tout = _wrap(rec, result, tainted)
     rec.steps.append(Step(fn, targs, tkwargs, tout, writes))
     return traced
 
@@ -158,7 +206,8 @@ def record_call(fn, args, kwargs):
 # ---------------------------------------------------------------- the traced array
 def _escape(what):
     def f(self, *args, **kwargs):
-        note_escape(what)
+        if self._t:  # (a value made from constants alone is the same at every replay)
+            note_escape(what)
         return getattr(self._a, _ESCAPES[what])(*args, **kwargs)
     return f
 
@@ -166,12 +215,13 @@ def _escape(what):
 class TracedArray:
     """A real array (``_a``, possibly a numpy scalar) that records what is done with it."""
 
-    __slots__ = ("_a", "_v", "__weakref__")
+    __slots__ = ("_a", "_v", "_t", "__weakref__")
     __array_priority__ = 1000
 
-    def __init__(self, a, v: Var) -> None:
+    def __init__(self, a, v: Var, tainted: bool = True) -> None:
         self._a = a
         self._v = v
+        self._t = tainted  # computed from the function's inputs (else a constant)
 
     # -- numpy's protocols: ufuncs and functions given a traced array are recorded
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -184,7 +234,8 @@ class TracedArray:
         return record_call(func, args, kwargs)
 
     def __array__(self, dtype=None, copy=None):
-        note_escape("a traced array was converted to a plain numpy array")
+        if self._t:
+            note_escape("a traced array was converted to a plain numpy array")
         a = np.asarray(self._a)
         return a if dtype is None else a.astype(dtype)
 
@@ -350,8 +401,18 @@ TRACE_NS.ndarray = TracedArray
 backend.SPECIAL_MODULES[TRACE_NS] = Namespace("janusgrad.trace.special", scipy.special)
 
 
+def as_array(a: TracedArray, dtype=None):
+    """backend.as_array of a traced array: a numpy scalar becomes a 0-d array by a step of
+    its own, as eagerly (the engine keeps scalars where it can: numpy computes some
+    functions of a scalar with other kernels than of an array, so the trace must too)."""
+    if isinstance(a._a, np.generic):
+        a = record_call(np.asarray, (a,), None)
+    return a if dtype is None or a.dtype == dtype else a.astype(dtype)
+
+
 def _to_host(a):
-    note_escape("a tensor was moved to the host (numpy(), printing, a device change)")
+    if a._t:
+        note_escape("a tensor was moved to the host (numpy(), printing, a device change)")
     return np.asarray(a._a)
 
 
@@ -359,3 +420,4 @@ TRACE_BACKEND = backend.ArrayBackend("trace", "cpu", TRACE_NS, TracedArray, _to_
                                      lambda a, index: a, lambda a: 0, lambda: 1,
                                      lambda index: None)
 backend._register(TRACE_BACKEND)
+backend.TRACED[:] = [TracedArray, as_array]
