@@ -264,21 +264,7 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
                 shapes.append(None)
                 dtypes.append(None)
         parents, shapes, dtypes = tuple(parents), tuple(shapes), tuple(dtypes)
-    # Node's fields stored here, not through Node.__init__: one Python frame fewer per op
-    node = _new(Node)
-    node.op = op
-    node.parents = parents
-    node.shapes = shapes
-    node.dtypes = dtypes
-    node.saved = saved
-    node.versions = None
-    node.attrs = attrs
-    node.out_data = None
-    node.out_version = None
-    node.out_cls = cls
-    node.seq = next(_seq)
-    node.released = 0
-    node.hooks = None
+    node = Node(op, parents, shapes, dtypes, saved, attrs, cls)
     if saved:
         for s in saved:
             if isinstance(s, Tensor) and s._version is not None:
