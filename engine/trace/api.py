@@ -296,8 +296,8 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
         source_ids = {id(t) for t in sources}
         for i, o in enumerate(outs):  # (a tensor returned twice is one output; a source
             # returned as itself is not an output of the trace)
-            if id(o) not in source_ids and o._rg and type(o.array) is TracedArray and o.array.dtype.kind in "fc" and \
-                    first.setdefault(id(o), i) == i:
+            if id(o) not in source_ids and o._rg and type(o.array) is TracedArray and \
+                    o.array.dtype.kind in "fc" and first.setdefault(id(o), i) == i:
                 diff.append(i)
         rg_sources = [i for i, t in enumerate(sources) if t._rg]
         grads = []
