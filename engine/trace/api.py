@@ -297,7 +297,7 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
         for i, o in enumerate(outs):  # (a tensor returned twice is one output; a source
             # returned as itself is not an output of the trace)
             if id(o) not in source_ids and o._rg and type(o.array) is TracedArray and \
-                    o.array.dtype.kind in "fc" and first.setdefault(id(o), i) == i:
+                    first.setdefault(id(o), i) == i:
                 diff.append(i)
         rg_sources = [i for i, t in enumerate(sources) if t._rg]
         grads = []
