@@ -101,7 +101,12 @@ class Compiled:
     def _sources(self, args, kwargs) -> tuple[list, tuple]:
         sources: list = []
         key: list = [state.mode]
-        _scan(args, key, sources)
+        for a in args:  # (the common case, tensors as arguments, without the recursion)
+            if isinstance(a, Tensor):
+                sources.append(a)
+                key.append(_meta(a))
+            else:
+                _scan(a, key, sources)
         if kwargs:
             _scan(kwargs, key, sources)
         seen = {id(t) for t in sources}

@@ -50,7 +50,7 @@ class Call:
         self.args = args
         self.kwargs = kwargs
         self.sources = sources
-        self.versions = [t.version for t in sources]
+        self.versions = [0 if t._version is None else t._version[0] for t in sources]
         self.pending = None
         self.dtypes = None
 
@@ -98,24 +98,32 @@ def _unflatten(spec, take):
 
 
 def _attach(entry, compiled, key, sources, args, kwargs, tensors, saved) -> None:
-    rg = entry.rg_sources
-    parents = tuple(sources[i].node or sources[i] for i in rg)
-    shapes = tuple(sources[i].array.shape for i in rg)
-    dtypes = tuple(sources[i].array.dtype for i in rg)
-    saved_tensors = tuple(sources[i] for i in entry.saved_sources)
+    parents = []
+    shapes = []
+    dtypes = []
+    for i in entry.rg_sources:
+        t = sources[i]
+        a = t.array
+        parents.append(t.node or t)
+        shapes.append(a.shape)
+        dtypes.append(a.dtype)
     call = Call(entry, compiled, key, args, kwargs, sources)
     slots = entry.diff_slots
-    cls = type(tensors[slots[0]])
-    node = Node(COMPILED, parents, shapes, dtypes, (*saved_tensors, saved), call, cls)
-    if saved_tensors:
+    first = tensors[slots[0]]
+    if entry.saved_sources:
+        saved_tensors = [sources[i] for i in entry.saved_sources]
+        node = Node(COMPILED, tuple(parents), tuple(shapes), tuple(dtypes),
+                    (*saved_tensors, saved), call, type(first))
         node.versions = (*(t.version for t in saved_tensors), 0)
+    else:
+        node = Node(COMPILED, tuple(parents), tuple(shapes), tuple(dtypes), (saved,), call,
+                    type(first))
     if len(slots) == 1:
-        t = tensors[slots[0]]
-        t.node = node
-        t._rg = True
+        first.node = node
+        first._rg = True
         if entry.out_saved:  # the backward reads the output: changing it in place is caught
-            node.out_data = t.array
-            node.out_version = t._version = [0]
+            node.out_data = first.array
+            node.out_version = first._version = [0]
         return
     call.pending = [None] * len(slots)
     call.dtypes = [(tensors[s].array.shape, tensors[s].array.dtype) for s in slots]
