@@ -205,9 +205,13 @@ def test_engine_code_names_no_framework(path):
     assert not bad, f"{_rel(path)} names a framework in code: {bad}"
 
 
+# the array backends: numpy's and cupy's, and the traced arrays of engine.trace (numpy arrays
+# that record the calls made on them)
+BACKENDS = {"engine/backend.py", "engine/trace/arrays.py"}
 # modules whose job is host-side: they turn device data into host data first (to_host)
-HOST_SIDE = {"engine/backend.py", "engine/printing.py", "engine/io.py", "engine/gradcheck.py",
-             "engine/testing.py", "engine/ops/testing.py", "engine/vision.py"}
+HOST_SIDE = {"engine/backend.py", "engine/trace/arrays.py", "engine/printing.py", "engine/io.py",
+             "engine/gradcheck.py", "engine/testing.py", "engine/ops/testing.py",
+             "engine/vision.py"}
 # functions allowed to use numpy inside an engine kernel module: the op table's numpy
 # references and draw helpers (by name) and the host random stream
 HOST_FUNCTION_PREFIXES = ("_ref", "_make", "_draw")
@@ -255,7 +259,7 @@ def host_uses_in_kernels(tree: ast.AST, source: str = "") -> list[tuple[int, str
 
 @pytest.mark.parametrize("path", ENGINE_FILES, ids=_rel)
 def test_only_the_backend_imports_array_libraries(path):
-    if _rel(path) == "engine/backend.py":
+    if _rel(path) in BACKENDS:
         return
     bad = [(line, m) for line, m in imported_modules(_tree(path))
            if _top(m) in ("numpy", "cupy", "cupyx")]

@@ -16,9 +16,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from .. import autograd
+from ..backend import host
 from ..dialect import DEFAULT, Dialect
 from ..mode import TRACING, GradMode, state
 from ..tensor import Node, Tensor, _seq
@@ -146,7 +145,7 @@ class Compiled:
         """The entry of a new key (an Entry to replay, or (Eager, result))."""
         self.stats["traces"] += 1
         for t in sources:
-            if type(t.array) is not np.ndarray:
+            if type(t.array) is not host.ndarray:  # host-ok: traces are of numpy arrays
                 return self._eager_now(self._break("a tensor on a device other than the "
                                                    "CPU (traces record numpy arrays)"),
                                        args, kwargs)
@@ -177,7 +176,7 @@ class Compiled:
 def _meta(t: Tensor) -> tuple:
     a = t.array
     return (type(t), type(a), a.shape, a.dtype, t._rg,
-            a.flags.c_contiguous if type(a) is np.ndarray else None)
+            a.flags.c_contiguous if type(a) is host.ndarray else None)  # host-ok: numpy traces
 
 
 def _scan(obj, key: list, sources: list) -> None:
@@ -313,7 +312,7 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
                 return problem
             for i in diff:
                 a = outs[i].array
-                seeds.append(rec.var(np.ones(a.shape, a.dtype)))
+                seeds.append(rec.var(host.ones(a.shape, a.dtype)))  # host-ok: numpy traces
             with GradMode(False):
                 grads = autograd.run_backward(
                     [outs[i] for i in diff],
@@ -407,7 +406,7 @@ def _entry(rec, sources, source_vars, leaves, spec, outs, diff, rg_sources, grad
         if type(x.array) is TracedArray and id(x) not in src_of:
             real = x.array._a
             for v in source_vars:
-                if np.shares_memory(real, rec.traced[v.n]._a):
+                if host.shares_memory(real, rec.traced[v.n]._a):  # host-ok: numpy traces
                     return "the function returns a view of a tensor it reads"
     diff_slots = [var_slot[outs[i].array._v.n] for i in diff]
     grad_vars = []

@@ -14,15 +14,13 @@ on (a graph break found late, with its warning).
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .. import autograd
-from ..backend import float64
+from ..backend import float64, host
 from ..mode import INFERENCE_ON, GradMode, state
 from ..ops import OpDef
 from ..tensor import INFERENCE, Node, Tensor
 
-ndarray = np.ndarray
+ndarray = host.ndarray
 
 
 class Entry:
@@ -66,7 +64,7 @@ def run(entry: Entry, compiled, key, sources, args, kwargs):
         if k[0] == "out" and tensors[k[1]] is None:
             a = res[k[1]]
             if type(a) is not ndarray:
-                a = np.asarray(a)
+                a = host.asarray(a)  # host-ok: traces are of numpy arrays
             t = tensors[k[1]] = k[2].wrap(a)
             if inference:
                 t._version = INFERENCE
@@ -145,7 +143,7 @@ def _gathered(node, g, wrap=None):
     for j, p in enumerate(pending):
         if p is None or not (j >= 52 or mask >> j & 1):
             shape, dtype = call.dtypes[j]
-            p = np.zeros(shape, dtype)
+            p = host.zeros(shape, dtype)  # host-ok: traces are of numpy arrays
             if wrap is not None:
                 p = wrap(p)
         out.append(p)
@@ -154,7 +152,7 @@ def _gathered(node, g, wrap=None):
 
 def _arrays(node, g):
     gs = _gathered(node, g)
-    gs = [x if type(x) is ndarray else np.asarray(x) for x in gs]
+    gs = [x if type(x) is ndarray else host.asarray(x) for x in gs]  # host-ok: numpy traces
     return node.attrs.entry.backward(*gs, *node.saved[-1])
 
 
@@ -200,11 +198,11 @@ def _selector(j: int) -> OpDef:
 
         def park(node, g, k=k):
             node.attrs.pending[k] = g
-            return (np.array(2.0 ** min(k, 52)),)
+            return (host.array(2.0 ** min(k, 52)),)  # host-ok: traces are of numpy arrays
 
         def park_tensor(node, g, k=k):
             node.attrs.pending[k] = g
-            return (type(g).wrap(np.array(2.0 ** min(k, 52))),)
+            return (type(g).wrap(host.array(2.0 ** min(k, 52))),)  # host-ok: numpy traces
 
         op = OpDef("compiled", park_tensor)
         op.arrays = park
