@@ -10,6 +10,7 @@ error naming the construct (the dialect's ``compile_unsupported``).
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +33,11 @@ class InputSpec:
         if not isinstance(shape, (tuple, list)):
             raise TypeError("Type of `shape` in InputSpec should be one of (tuple, list), "
                             f"but received {type(shape).__name__}.")
-        self.shape = tuple(-1 if n is None else n for n in shape)
+        for i, n in enumerate(shape):
+            if n is not None and not isinstance(n, int):
+                raise ValueError(f"shape[{i}] should be an `int`, but received "
+                                 f"`{type(n).__name__}`:{n}.")
+        self.shape = tuple(-1 if n is None or n < -1 else n for n in shape)
         self.dtype = None if dtype is None else of_np(to_np(dtype))
         self.name = name
         self.stop_gradient = stop_gradient
@@ -61,6 +66,10 @@ def to_static(function: Callable | None = None, input_spec: Any = None,
             fn = fn.fn
         if not callable(fn):
             raise TypeError("unsupported callable")
+        if input_spec is not None and not full_graph:
+            warnings.warn("full_graph=False don't support input_spec arguments. It will not "
+                          "produce any effect.\nYou can set full_graph=True, then you can "
+                          "assign input spec.\n", stacklevel=3)
         return _trace.compiled(fn, dialect=DIALECT, fullgraph=full_graph, modules=modules,
                                cache_limit=_CACHE_LIMIT, name=name)
 
