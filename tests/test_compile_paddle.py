@@ -8,13 +8,14 @@ skeleton runs every call eagerly, and run as soon as it traces.
 """
 from __future__ import annotations
 
-import inspect
 import warnings
 
 import numpy as np
 import pytest
 
 import paddlelike
+
+from .compile_cases import check_training_steps, check_two_tensor_fn, params, two_tensor_fn
 
 paddle = pytest.importorskip("paddle")
 
@@ -35,15 +36,6 @@ def tracer_live():
         pytest.skip("janusgrad.trace does not trace yet (skeleton)")
 
 
-def _params(fn) -> list:
-    return [(p.name, p.kind, p.default) for p in inspect.signature(fn).parameters.values()]
-
-
-def _close(ours, theirs):
-    a, b = ours.numpy(), theirs.numpy()
-    np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6 * max(1.0, float(np.abs(b).max())))
-
-
 # ---------------------------------------------------------------- signatures and forms
 @pytest.mark.parametrize("path", ["jit.to_static", "jit.not_to_static",
                                   "jit.enable_to_static", "static.InputSpec"])
@@ -51,17 +43,15 @@ def test_signatures_are_paddles(path):
     ours, theirs = paddlelike, paddle
     for part in path.split("."):
         ours, theirs = getattr(ours, part), getattr(theirs, part)
-    assert _params(ours) == _params(theirs)
+    assert params(ours) == params(theirs)
 
 
-def _f(x, y):
-    return (x * y).sin() + x.exp() / (1 + y * y)
+_f = two_tensor_fn
 
 
 def _xy(mod, seed=0):
     rng = np.random.default_rng(seed)
-    return [mod.to_tensor(rng.standard_normal((3, 4)), stop_gradient=False)
-            for _ in range(2)]
+    return [mod.to_tensor(rng.standard_normal((3, 4))) for _ in range(2)]
 
 
 @pytest.mark.parametrize("form", ["call", "bare decorator", "decorator with arguments",
@@ -79,22 +69,9 @@ def test_decorator_forms_give_dygraph_results_and_paddles(form):
             return mod.jit.to_static(input_spec=spec, backend=None)(_f)
 
     ours, theirs = build(paddlelike), build(paddle)
-    for seed in range(3):  # new inputs each call: later calls replay
-        x, y = _xy(paddlelike, seed)
-        ex, ey = _xy(paddlelike, seed)
-        out, want = ours(x, y), _f(ex, ey)
-        out.sum().backward()
-        want.sum().backward()
-        assert np.array_equal(out.numpy(), want.numpy())
-        assert np.array_equal(x.grad.numpy(), ex.grad.numpy())
-        assert np.array_equal(y.grad.numpy(), ey.grad.numpy())
-        tx, ty = _xy(paddle, seed)
-        t = theirs(tx, ty)
-        t.sum().backward()
-        _close(out, t)
-        _close(x.grad, tx.grad)
-        _close(y.grad, ty.grad)
-    assert ours.__name__ == "_f"
+    check_two_tensor_fn(ours, theirs, lambda a: paddlelike.to_tensor(a, stop_gradient=False),
+                        lambda a: paddle.to_tensor(a, stop_gradient=False))
+    assert ours.__name__ == "two_tensor_fn"
     assert set(ours.stats) >= {"traces", "replays", "eager", "breaks"}
     assert ours.stats["traces"] + ours.stats["replays"] + ours.stats["eager"] == 3
 
@@ -159,19 +136,7 @@ def test_layer_training_steps_match_dygraph_and_paddle():
     e, _ = _pair(1)  # a dygraph twin of ours
     paddlelike.jit.to_static(m)
     paddle.jit.to_static(tm)
-    rng = np.random.default_rng(3)
-    for step in range(4):  # no clear_grad: gradients accumulate, as dygraph ones do
-        x = rng.standard_normal((5 if step < 3 else 2, 4)).astype(np.float32)
-        out, want = m(paddlelike.to_tensor(x)), e(paddlelike.to_tensor(x))
-        t = tm(paddle.to_tensor(x))
-        assert np.array_equal(out.numpy(), want.numpy())
-        _close(out, t)
-        (out * out).mean().backward()
-        (want * want).mean().backward()
-        (t * t).mean().backward()
-        for p, q, r in zip(m.parameters(), e.parameters(), tm.parameters()):
-            assert np.array_equal(p.grad.numpy(), q.grad.numpy())
-            _close(p.grad, r.grad)
+    check_training_steps(m, e, tm, paddlelike.to_tensor, paddle.to_tensor)
     s = m.forward.stats
     assert s["traces"] + s["replays"] + s["eager"] == 4
 

@@ -9,13 +9,14 @@ skeleton runs every call eagerly, and run as soon as it traces.
 """
 from __future__ import annotations
 
-import inspect
 import warnings
 
 import numpy as np
 import pytest
 
 import torchlike
+
+from .compile_cases import check_training_steps, check_two_tensor_fn, params, two_tensor_fn
 
 torch = pytest.importorskip("torch")
 
@@ -37,17 +38,8 @@ def tracer_live():
         pytest.skip("janusgrad.trace does not trace yet (skeleton)")
 
 
-def _params(fn) -> list:
-    return [(p.name, p.kind, p.default) for p in inspect.signature(fn).parameters.values()]
-
-
 def _np(t):
     return t.detach().numpy()
-
-
-def _close(ours, theirs):
-    a, b = _np(ours), _np(theirs)
-    np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6 * max(1.0, float(np.abs(b).max())))
 
 
 # ---------------------------------------------------------------- signatures and forms
@@ -58,23 +50,14 @@ def test_signatures_are_torchs(path):
     ours, theirs = torchlike, torch
     for part in path.split("."):
         ours, theirs = getattr(ours, part), getattr(theirs, part)
-    assert _params(ours) == _params(theirs)
-
-
-def _f(x, y):
-    return (x * y).sin() + x.exp() / (1 + y * y)
-
-
-def _xy(mod, seed=0):
-    rng = np.random.default_rng(seed)
-    x = mod.tensor(rng.standard_normal((3, 4)), requires_grad=True)
-    y = mod.tensor(rng.standard_normal((3, 4)), requires_grad=True)
-    return x, y
+    assert params(ours) == params(theirs)
 
 
 @pytest.mark.parametrize("form", ["call", "bare decorator", "decorator with arguments",
                                   "compiler.compile"])
 def test_decorator_forms_give_eager_results_and_torchs(form):
+    _f = two_tensor_fn
+
     def build(mod, **kw):
         if form == "call":
             return mod.compile(_f, **kw)
@@ -85,22 +68,9 @@ def test_decorator_forms_give_eager_results_and_torchs(form):
         return mod.compile(fullgraph=True, **kw)(_f)
 
     ours, theirs = build(torchlike), build(torch, backend="eager")
-    for seed in range(3):  # new inputs each call: later calls replay
-        x, y = _xy(torchlike, seed)
-        ex, ey = _xy(torchlike, seed)
-        out, want = ours(x, y), _f(ex, ey)
-        out.sum().backward()
-        want.sum().backward()
-        assert np.array_equal(_np(out), _np(want))
-        assert np.array_equal(_np(x.grad), _np(ex.grad))
-        assert np.array_equal(_np(y.grad), _np(ey.grad))
-        tx, ty = _xy(torch, seed)
-        t = theirs(tx, ty)
-        t.sum().backward()
-        _close(out, t)
-        _close(x.grad, tx.grad)
-        _close(y.grad, ty.grad)
-    assert ours.__name__ == "_f" and ours.__wrapped__ is _f
+    check_two_tensor_fn(ours, theirs, lambda a: torchlike.tensor(a, requires_grad=True),
+                        lambda a: torch.tensor(a, requires_grad=True))
+    assert ours.__name__ == "two_tensor_fn" and ours.__wrapped__ is _f
     assert set(ours.stats) >= {"traces", "replays", "eager", "breaks"}
     assert ours.stats["traces"] + ours.stats["replays"] + ours.stats["eager"] == 3
 
@@ -197,18 +167,7 @@ def test_optimized_module_training_steps_match_eager_and_torch():
     m, tm = _pair(1)
     e, _ = _pair(1)  # an eager twin of ours
     om, tom = torchlike.compile(m), torch.compile(tm, backend="eager")
-    rng = np.random.default_rng(3)
-    for step in range(4):  # no zero_grad: gradients accumulate, as eager ones do
-        x = rng.standard_normal((5 if step < 3 else 2, 4)).astype(np.float32)
-        out, want, t = om(torchlike.tensor(x)), e(torchlike.tensor(x)), tom(torch.tensor(x))
-        assert np.array_equal(_np(out), _np(want))
-        _close(out, t)
-        (out * out).mean().backward()
-        (want * want).mean().backward()
-        (t * t).mean().backward()
-        for p, q, r in zip(m.parameters(), e.parameters(), tm.parameters()):
-            assert np.array_equal(_np(p.grad), _np(q.grad))
-            _close(p.grad, r.grad)
+    check_training_steps(om, e, tom, torchlike.tensor, torch.tensor)
     assert om.forward.stats["traces"] + om.forward.stats["replays"] + \
         om.forward.stats["eager"] == 4
 
