@@ -23,10 +23,14 @@ torch = pytest.importorskip("torch")
 
 @pytest.fixture(autouse=True)
 def _fresh():
+    # torch's first compile switches distributions' argument validation off for the whole
+    # process (torch._dynamo.eval_frame's patch): restored for the tests that follow
+    validate = torch.distributions.Distribution._validate_args
     torch._dynamo.reset()
     torchlike.compiler.reset()
     yield
     torch._dynamo.reset()
+    torch.distributions.Distribution.set_default_validate_args(validate)
 
 
 @pytest.fixture
