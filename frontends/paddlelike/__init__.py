@@ -65,4 +65,9 @@ from .hapi import summary  # noqa: E402
 
 __all__ += ["summary"]
 
+# paddle.jit.to_static (issue 17); paddle.static holds InputSpec
+from . import jit, static  # noqa: E402
+
+__all__ += ["jit", "static"]
+
 _own_folder(_os.path.dirname(__file__))  # our frames are not the user's in anomaly reports

@@ -223,6 +223,26 @@ class PaddleDialect(Dialect):
             return linalg_error(op, info["a_shape"], info["b_shape"])
         return ValueError(f"(InvalidArgument) {message}\n")
 
+    # ---------------------------------------------------------------- to_static's words
+    # (paddle's SOT mode logs its fallbacks and cache misses quietly; here they are
+    # one-time warnings in its vocabulary)
+    def compile_break(self, where: str, cause: str):
+        return (f"[SOT] Break graph in {where}: {cause}. Fallback to dygraph for these "
+                "inputs.", UserWarning)
+
+    def compile_unsupported(self, where: str, cause: str) -> Exception:
+        # paddle's AST mode would transcribe the construct; janusgrad's trace cannot
+        return NotImplementedError(
+            f"paddle.jit.to_static(full_graph=True) cannot convert {where}: {cause}. "
+            "janusgrad converts by tracing and does not transcribe Python control flow on "
+            "tensor values, or tensor-to-Python conversions, into static-graph ops (as "
+            "paddle's AST mode turns `if tensor:` into paddle.static.nn.cond); use "
+            "full_graph=False to fall back to dygraph for these inputs.")
+
+    def compile_limit(self, where: str, limit: int):
+        return (f"[SOT] [Cache] Exceed max cache size ({limit}) of {where}, skip it: new "
+                "inputs run in dygraph.", UserWarning)
+
 
 def _hint(cond: str, got: str, where: str) -> str:
     return f"\n  [Hint: Expected {cond}, but received {got}.] (at /paddle/paddle/{where})\n"

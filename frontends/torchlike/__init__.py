@@ -118,6 +118,15 @@ __all__ += ["broadcast_shapes", "can_cast", "finfo", "from_dlpack", "get_printop
             "iinfo", "promote_types", "result_type", "set_default_dtype", "set_printoptions",
             "testing", "utils", "version"]
 
-from . import masked  # noqa: E402, F401 - torch.masked (engine.ops.masked)
+# torch.masked (engine.ops.masked); torch.compile (issue 17): _dynamo is imported before
+# _compile, which imports _dynamo.config while _dynamo's __init__ imports _compile
+from . import (  # noqa: E402, F401
+    _dynamo,
+    compiler,
+    masked,
+)
+from ._compile import compile  # noqa: E402
+
+__all__ += ["compile", "compiler"]
 
 _own_folder(_os.path.dirname(__file__))  # our frames are not the user's in anomaly reports

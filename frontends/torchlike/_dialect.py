@@ -229,6 +229,33 @@ class TorchDialect(Dialect):
                 f"shape {list(info['result_shape'])}")
         return RuntimeError(message)
 
+    # ---------------------------------------------------------------- torch.compile's words
+    # (torch logs graph breaks and the recompile limit; here they are one-time warnings)
+    def compile_break(self, where: str, cause: str):
+        return (f"Graph break in user code ({where}): {cause}. Dynamo runs this frame eagerly "
+                "for these inputs; fullgraph=True would raise "
+                "torch._dynamo.exc.Unsupported instead.", UserWarning)
+
+    def compile_unsupported(self, where: str, cause: str) -> Exception:
+        from ._dynamo.exc import Unsupported
+        return Unsupported(
+            f"Graph break in {where}: {cause}\n"
+            f"  Explanation: fullgraph=True needs {where} captured as one graph, and "
+            f"janusgrad's tracer cannot capture this: {cause}.\n"
+            "  Hint: Remove fullgraph=True to let this frame fall back to eager for these "
+            "inputs.\n"
+            "  Hint: For data-dependent branching (e.g. `if my_tensor.sum() > 0:`), consider "
+            "making the code branchless (torch.where, torch.clamp) so that it compiles "
+            "without graph breaks.\n", gb_type="Graph break")
+
+    def compile_limit(self, where: str, limit: int):
+        return (f"torch._dynamo hit config.recompile_limit ({limit})\n"
+                f"   function: {where!r}\n"
+                "   new inputs to it run eagerly from now on.\n"
+                "To diagnose recompilation issues, see https://docs.pytorch.org/docs/main/"
+                "user_guide/torch_compiler/compile/programming_model.recompilation.html",
+                UserWarning)
+
 
 class LinAlgError(RuntimeError):
     """torch.linalg.LinAlgError: a factorization met a singular or indefinite matrix."""

@@ -21,6 +21,7 @@ _NAMES = {
     "sum_to": "SumBackward1", "getitem": "IndexBackward0", "squeeze": "SqueezeBackward0",
     "logsumexp": "LogsumexpBackward0", "log_softmax": "LogSoftmaxBackward0",
     "masked_select": "MaskedSelectBackward0", "index_select": "IndexSelectBackward0",
+    "compiled": "CompiledFunctionBackward",  # the one node of a replayed compiled function
 }
 
 # names decided at the call site (torch has several nodes for one engine op)
