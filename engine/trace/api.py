@@ -47,8 +47,10 @@ class Compiled:
     when it is a bound method of a module, its closure and its globals otherwise);
     ``cache_limit``: traces kept per function before new keys stay eager.
 
-    ``stats``: counters the tests read: ``traces``, ``replays``, ``eager`` (calls run
-    eagerly), and ``breaks`` (the causes, in order).
+    ``stats``: counters the tests read, one per call: ``traces`` (calls that traced: they
+    run the function once on traced arrays, then the new programs), ``replays`` (calls
+    answered from a trace), ``eager`` (calls run eagerly: a broken key, the cache limit,
+    compiling switched off); and ``breaks`` (the causes, in order).
     """
 
     def __init__(self, fn: Callable, *, dialect: Dialect = DEFAULT, fullgraph: bool = False,
@@ -78,10 +80,11 @@ class Compiled:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not _ENABLED[0] or TRACING[0] is not None:  # off, or inside another trace
+            self.stats["eager"] += 1
             return self.fn(*args, **kwargs)
         sources, key = self._sources(args, kwargs)
         entry = self._cache.get(key)
-        if entry is None:
+        if entry is None:  # (the call that traces counts as a trace only)
             if len(self._cache) >= self.cache_limit:
                 self._warn("limit", *self.dialect.compile_limit(self.name, self.cache_limit))
                 self.stats["eager"] += 1
@@ -90,10 +93,11 @@ class Compiled:
             if type(entry) is tuple:  # (Eager, the eager call's result)
                 self._cache[key] = entry[0]
                 return entry[1]
-        if type(entry) is Eager:
+        elif type(entry) is Eager:
             self.stats["eager"] += 1
             return self.fn(*args, **kwargs)
-        self.stats["replays"] += 1
+        else:
+            self.stats["replays"] += 1
         return replay.run(entry, self, key, sources, args, kwargs)
 
     # ---------------------------------------------------------------- sources and keys
@@ -168,7 +172,6 @@ class Compiled:
         return entry
 
     def _eager_now(self, eager: Eager, args, kwargs):
-        self.stats["eager"] += 1
         return eager, self.fn(*args, **kwargs)
 
 
