@@ -35,7 +35,6 @@ NOTES = {
     "torch.Tensor.to": "no bfloat16, float16 compute on CPU as numpy does it, no complex dtypes",
     "torch.as_strided": "strides over the tensor's own elements (no storage beyond a view)",
     "torch.load": "weights_only=True by default, as torch 2.13",
-    "torch.compile": "not implemented yet (issue 17)",
     "paddle.load": "restricted unpickler: only what paddle.save writes; weights_only=False "
                    "opts in to arbitrary pickles",
     "paddle.grad": "double backward through max/amax/maximum gives the mathematical answer "
