@@ -506,7 +506,62 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool =
     if retain_graph is None:
         retain_graph = create_graph
     seeds = prepare_seeds(keep_roots, keep_grads)
+    if len(seeds) == 1 and inputs is None and not create_graph and \
+            _one_node(keep_roots[0], seeds[0], bool(retain_graph)):
+        return
     run_backward(keep_roots, seeds, bool(retain_graph), create_graph, inputs)
+
+
+def _one_node(root, seed, retain_graph: bool) -> bool:
+    """A backward through one node whose inputs are plain leaves (a compiled call's graph):
+    the node's rule on arrays, then each leaf's accumulation, without the scheduler's walk.
+    False, with nothing done, wherever the general path has more to do (hooks, views,
+    anomaly mode, a seed that requires grad, a released graph, a non-leaf input)."""
+    n = root.node
+    if n is None or seed._rg or anomaly.enabled or n.hooks is not None or n.released:
+        return False
+    op = n.op
+    if type(op) is not OpDef or op.arrays is None:
+        return False
+    parents = n.parents
+    for p in parents:
+        if p is not None and (type(p) is Node or p._hooks is not None or
+                              p._view is not None):
+            return False
+    if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None):
+        check_versions(n)
+    g = seed.array
+    prev_mode = set_grad(False)
+    quiet = backend_quiet()
+    quiet.__enter__()
+    state.rules += 1
+    try:
+        grads = op.arrays(n, g)
+        if grads is None:
+            grads = _tensor_rule(n, g)
+    finally:
+        state.rules -= 1
+        restore_grad(prev_mode)
+        quiet.__exit__(None, None, None)
+    if not retain_graph:
+        n.released = 2 if (n.saved or n.out_data is not None) else 1
+        n.saved = n.out_data = None
+    cls = type(seed)
+    for i, p in enumerate(parents):
+        gi = grads[i]
+        if p is None or gi is None:
+            continue
+        for j in range(i):
+            if grads[j] is gi:  # one array sent to two leaves: each its own
+                gi = gi.copy()
+                break
+        if gi.shape != n.shapes[i]:
+            gi = sum_to_array(gi, n.shapes[i])
+        dt = n.dtypes[i]
+        if gi.dtype is not dt and gi.dtype != dt:
+            gi = gi.astype(dt)
+        _deliver(p, _wrap_array(gi, cls), None, None, True, False)
+    return True
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,

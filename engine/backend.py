@@ -322,8 +322,14 @@ def as_array(a: object, dtype: np.dtype | None = None):
     numbers become host arrays, device arrays stay where they are."""
     t = type(a)
     if t in ARRAY_TYPES:
+        if t is TRACED[0]:  # a traced array may hold a numpy scalar (engine.trace)
+            return TRACED[1](a, dtype)
         return a if dtype is None or a.dtype == dtype else a.astype(dtype)
     return np.asarray(a, dtype=dtype)
+
+
+# engine.trace's traced array type and its as_array, once the tracer is imported
+TRACED: list = [None, None]
 
 
 def scalar_of(a: Any):

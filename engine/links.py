@@ -13,7 +13,7 @@ linked inputs.
 """
 from __future__ import annotations
 
-from .backend import xp_of
+from .backend import MODULES, xp_of
 from .ops import OpDef
 from .tensor import Node
 
@@ -24,7 +24,16 @@ def _link_vjp(n, g):
     return (g, *zeros)
 
 
+def _link_arrays(n, g):
+    """``_link_vjp`` on bare arrays (a backward that records nothing, e.g. the last of a
+    chain of create_graph calls): no tensor around ``g``, no dispatch per zero."""
+    xp = MODULES[type(g)]
+    return (g, *[None if p is None else xp.zeros(s, d)
+                 for p, s, d in zip(n.parents[1:], n.shapes[1:], n.dtypes[1:])])
+
+
 LINK = OpDef("create_graph_link", _link_vjp)
+LINK.arrays = _link_arrays
 
 
 def _node_for(t):

@@ -40,6 +40,11 @@ class _State(threading.local):
 
 state = _State()
 
+# The active trace (engine.trace.arrays.Recorder) while a compiled function records its
+# first call, else None: read by what a trace cannot capture (random streams, hooks, custom
+# functions) to note why the trace is invalid.
+TRACING: list = [None]
+
 
 class _Anomaly:
     """Anomaly detection: process-wide (as in torch), read once per recorded node."""

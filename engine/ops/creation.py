@@ -26,6 +26,7 @@ from ..backend import (
     to_device,
     xp_of,
 )
+from ..mode import TRACING
 from ..tensor import Tensor, unrecorded
 from . import check_same_device
 
@@ -80,7 +81,19 @@ class Generator:
 
     def seed(self, seed: int) -> None:
         self.initial_seed = int(seed)
-        self.rng = host.random.default_rng(int(seed))
+        self._rng = host.random.default_rng(int(seed))
+
+    @property
+    def rng(self):
+        """numpy's generator behind the stream (a trace that draws from it is invalid:
+        engine.trace notes that and puts the stream back as it was)."""
+        if TRACING[0] is not None:
+            TRACING[0].draws(self)
+        return self._rng
+
+    @rng.setter
+    def rng(self, value) -> None:
+        self._rng = value
 
     def random(self, shape, dtype=default_float):
         return self.rng.random(shape).astype(dtype)

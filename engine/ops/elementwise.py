@@ -134,6 +134,8 @@ def _binary(opdef, find, x, y, saved, float_result=False, save_out=False, family
     except TypeError:
         a, b = _host_scalar_joins(cls, opdef.name, a, b)
         out = find(a, b)(a, b)
+    if save_out is not False and save_out is not True:
+        save_out = save_out(x, y)
     return record(opdef, as_array(out), (x, y), saved(x, y), None, save_out, cls)
 
 
@@ -165,8 +167,10 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float
     """The public function of a binary op: a fast path for the common operand pairs (a
     tensor with a tensor of its dtype, a float tensor with a Python float), where no
     promotion is needed, and ``_binary`` for everything else.  ``by_float``: the rule of
-    ``x op number`` reads only the number, so the node does not keep ``x`` alive."""
+    ``x op number`` reads only the number, so the node does not keep ``x`` alive.
+    ``save_out``: a bool, or a predicate on the operands (asked when a node is made)."""
     both = saved is _both
+    out_if = callable(save_out)  # a predicate on the operands (pow)
     if by_float:  # the general path too: x op number (an int as well) keeps x out of it
         saved = _by_number
     find = kernel(name)
@@ -218,7 +222,8 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float
             saved_ = (None, y) if by_float and type(y) is float else (x, y)
         else:
             saved_ = ()
-        return record(opdef, out, (x, y), saved_, None, save_out, cx)
+        return record(opdef, out, (x, y), saved_, None,
+                      save_out(x, y) if out_if else save_out, cx)
 
     op.__name__ = op.__qualname__ = opdef.name
     return op
@@ -267,22 +272,21 @@ def _both(x, y):
     return (x, y)
 
 
+def _exponent_needs_grad(x, y) -> bool:
+    """pow's ``save_out``: whether the exponent ``y`` will need a gradient (its rule alone
+    reads the output), asked only when a node is recorded."""
+    return isinstance(y, Tensor) and y._rg
+
+
 add = _def_binary(_add, "add", _none, family=ZERO_DIM_AS_SCALAR)
 sub = _def_binary(_sub, "subtract", _none, family=ZERO_DIM_AS_SCALAR)
 mul = _def_binary(_mul, "multiply", _both, by_float=True, family=ZERO_DIM_AS_SCALAR)
 div = _def_binary(_div, "true_divide", _both, float_result=True, by_float=True,
                   family=ZERO_DIM_AS_SCALAR)
-_pow_saving_out = _def_binary(_pow, "power", _both, save_out=True, family=ZERO_DIM_AS_SCALAR)
-
-
-def pow(x, y):
-    out = _pow_saving_out(x, y)
-    n = out.node
-    if n is not None and n.parents[1] is None:
-        # only the exponent's rule reads the output: without that gradient it is not kept
-        # (as torch saves it; an in-place change of the result stays legal, ``x ** 2``)
-        n.out_data = n.out_version = None
-    return out
+# only the exponent's rule reads the output: without that gradient it is not kept (as
+# torch saves it; an in-place change of the result stays legal, ``x ** 2``)
+pow = _def_binary(_pow, "power", _both, save_out=_exponent_needs_grad,
+                  family=ZERO_DIM_AS_SCALAR)
 floor_divide = _def_binary(_floordiv, "floor_divide", _none, family=ZERO_DIM_PROMOTES)
 remainder = _def_binary(_remainder, "remainder", _both, family=ZERO_DIM_AS_SCALAR)
 

@@ -381,11 +381,17 @@ def _array_fast_path(rule, uses, per_input, multi, same):
             x, y = n.saved
             tg = type(g)
             # _fast's first case inline: a saved tensor of g's array type and dtype
+            # (and, for y, a Python float with a ready constant: ``x * c``, ``x / c``)
             if isinstance(x, Tensor) and type(a := x.array) is tg and a.dtype is g.dtype:
                 pass
+            elif x is None:
+                a = None
             elif (a := _fast(x, g)) is _DECLINE:
                 return None
             if isinstance(y, Tensor) and type(b := y.array) is tg and b.dtype is g.dtype:
+                pass
+            elif type(y) is float and tg is ndarray and (table := CONSTS.get(g.dtype)) and \
+                    (b := table.get(y)) is not None:
                 pass
             elif (b := _fast(y, g)) is _DECLINE:
                 return None

@@ -56,10 +56,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
         raise AssertionError("only_inputs=False is not supported yet")
     if no_grad_vars is not None:
         no_grad_vars = [no_grad_vars] if isinstance(no_grad_vars, Tensor) else list(no_grad_vars)
-    from ..dialect import tensor_name
     seen: set = set()
     for t in inputs:
         if id(t) in seen:  # (a reshape to its own shape is its input: one tensor twice)
+            from ..dialect import tensor_name
             raise RuntimeError(
                 f"(AlreadyExists) inputs contain duplicate tensor {tensor_name(t)}, please "
                 "check inputs carefully.\n  [Hint: Expected "

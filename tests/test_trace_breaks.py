@@ -1,0 +1,242 @@
+"""Compiled functions (engine.trace) beyond the op table: guard keys, graph breaks and their
+warnings, fullgraph errors, modules and training loops, the graph node's bookkeeping
+(retain_graph, in-place changes after the call, several outputs, create_graph)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import torchlike as torch
+from janusgrad import trace
+from janusgrad.dialect import Dialect
+
+F32 = np.float32
+
+
+def _x(*shape, grad=True, seed=0):
+    a = np.random.default_rng(seed).standard_normal(shape).astype(F32)
+    return torch.tensor(a, requires_grad=grad)
+
+
+def _grads(fn, *arrays, seed=None):
+    """(output arrays, input gradient arrays) of fn on fresh leaves of ``arrays``."""
+    ts = [torch.tensor(a, requires_grad=True) for a in arrays]
+    out = fn(*ts)
+    outs = out if isinstance(out, tuple) else (out,)
+    torch.autograd.backward(list(outs), [torch.ones_like(o) for o in outs])
+    return [o.detach().numpy() for o in outs], [t.grad.numpy() for t in ts]
+
+
+def _same_results(f, *arrays):
+    c = trace.compiled(f)
+    for k in range(3):
+        arrs = [a * (1 + k) for a in arrays]
+        got, want = _grads(c, *arrs), _grads(f, *arrs)
+        for g, w in zip(got[0] + got[1], want[0] + want[1]):
+            np.testing.assert_array_equal(g, w)
+    return c
+
+
+def test_replays_after_one_trace_and_matches_eager():
+    c = _same_results(lambda x, y: (torch.tanh(x @ y) * 2.0).sum(),
+                      np.ones((3, 4), F32), np.full((4, 2), 0.5, F32))
+    assert c.stats["traces"] == 1 and c.stats["replays"] == 3 and not c.stats["breaks"]
+
+
+def test_new_shapes_and_flags_trace_again_and_the_cache_has_a_limit():
+    c = trace.compiled(lambda x: (x * x).sum(), cache_limit=2)
+    c(_x(3))
+    c(_x(3, seed=1))
+    assert c.stats["traces"] == 1
+    c(_x(4))
+    assert c.stats["traces"] == 2
+    with pytest.warns(UserWarning, match="limit"):
+        out = c(_x(3, grad=False))  # a third key: eager
+    assert c.stats["eager"] == 1 and out.requires_grad is False
+    with torch.no_grad():
+        c.reset()
+        c(_x(3))
+    assert c.stats["traces"] == 1
+
+
+def test_a_value_read_breaks_once_with_a_warning_and_runs_eagerly():
+    def f(x):
+        if x.sum().item() > 0:  # a Python branch on a value
+            return x * 2.0
+        return x * 3.0
+
+    c = trace.compiled(f)
+    with pytest.warns(UserWarning, match="graph break.*item"):
+        a = c(_x(3))
+    b = c(_x(3))  # no second warning
+    np.testing.assert_array_equal(a.detach().numpy(), f(_x(3)).detach().numpy())
+    np.testing.assert_array_equal(b.detach().numpy(), f(_x(3)).detach().numpy())
+    assert c.stats["breaks"] == ["a tensor's value was read (item)"]
+    assert c.stats["eager"] == 2
+
+
+def test_fullgraph_raises_the_dialects_error():
+    class Strict(Dialect):
+        def compile_unsupported(self, where, cause):
+            return NotImplementedError(f"{where}: {cause}")
+
+    c = trace.compiled(lambda x: x * float(x.sum()), dialect=Strict(), fullgraph=True)
+    with pytest.raises(NotImplementedError, match="value was read"):
+        c(_x(3))
+
+
+@pytest.mark.parametrize("body,cause", [
+    (lambda x: x.mul_(2.0) if not x.requires_grad else x.detach().mul_(2.0) * x,
+     "in-place change"),
+    (lambda x: x.register_hook(lambda g: g * 2) and x * 1.0, "hook"),
+    (lambda x: torch.nn.functional.dropout(x, 0.5, training=True), "random"),
+    (lambda x: x.reshape(-1), "view"),
+    (lambda x: trace.disabled(lambda y: y * 2.0)(x), "excluded from compiling"),
+])
+def test_what_a_trace_cannot_capture_runs_eagerly(body, cause):
+    torch.manual_seed(0)
+    want = body(_x(2, 3)).detach().numpy()
+    c = trace.compiled(body)
+    torch.manual_seed(0)
+    with pytest.warns(UserWarning, match="graph break"):
+        got = c(_x(2, 3)).detach().numpy()
+    assert any(cause in b for b in c.stats["breaks"]), c.stats["breaks"]
+    # the eager run after the break draws the same random numbers as a plain eager run
+    np.testing.assert_array_equal(got, want)
+
+
+def test_a_custom_function_breaks():
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2.0
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2.0
+
+    c = trace.compiled(lambda x: Double.apply(x).sum())
+    with pytest.warns(UserWarning, match="custom autograd function"):
+        c(_x(3)).backward()
+
+
+def test_hooks_on_an_input_break():
+    x = _x(3)
+    x.register_hook(lambda g: g * 10.0)
+    c = trace.compiled(lambda t: (t * t).sum())
+    with pytest.warns(UserWarning, match="hooks"):
+        c(x).backward()
+    np.testing.assert_array_equal(x.grad.numpy(), 20.0 * x.detach().numpy())
+
+
+def test_a_module_training_loop_is_eager_bit_for_bit():
+    def make():
+        torch.manual_seed(0)
+        return torch.nn.Sequential(torch.nn.Linear(6, 5), torch.nn.ReLU(),
+                                   torch.nn.Linear(5, 3))
+
+    eager, comp = make(), make()
+    step = trace.compiled(comp.__call__, modules=(comp,))
+    opt_e = torch.optim.SGD(eager.parameters(), lr=0.1)
+    opt_c = torch.optim.SGD(comp.parameters(), lr=0.1)
+    rng = np.random.default_rng(0)
+    for _ in range(4):
+        x = torch.tensor(rng.standard_normal((8, 6)).astype(F32))
+        y = torch.tensor(rng.integers(0, 3, 8))
+        for opt, run in ((opt_e, eager), (opt_c, step)):
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(run(x), y).backward()
+            opt.step()
+    for p, q in zip(eager.parameters(), comp.parameters()):
+        np.testing.assert_array_equal(p.detach().numpy(), q.detach().numpy())
+    assert step.stats["traces"] == 1 and step.stats["replays"] == 4
+    comp.eval()  # a training flag is in the key
+    step(x)
+    assert step.stats["traces"] == 2
+
+
+def test_a_parameter_read_through_the_closure_gets_its_gradient():
+    w = _x(3, 2)
+
+    def f(x):
+        return (x @ w).sum()
+
+    c = trace.compiled(f)
+    for _ in range(2):
+        w.grad = None
+        c(_x(4, 3, grad=False)).backward()
+    want = _x(4, 3, grad=False).sum(0).detach().numpy()[:, None].repeat(2, 1)
+    np.testing.assert_allclose(w.grad.numpy(), want, rtol=1e-6)
+    assert c.stats["replays"] == 2
+
+
+def test_retain_graph_and_released_graph_as_eagerly():
+    c = trace.compiled(lambda x: (x.exp() * x).sum())
+    x = _x(3)
+    out = c(x)
+    out.backward(retain_graph=True)
+    out.backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * (np.exp(x.detach().numpy()) *
+                                                     (1 + x.detach().numpy())), rtol=1e-6)
+    with pytest.raises(RuntimeError, match="second time|released"):
+        out.backward()
+
+
+def test_changing_an_output_in_place_before_backward_is_caught():
+    c = trace.compiled(lambda x: x.exp())
+    y = c(_x(3))
+    y.mul_(2.0)
+    with pytest.raises(RuntimeError, match="inplace|in-place"):
+        y.sum().backward()
+
+
+def test_several_outputs_and_only_some_used():
+    def f(x):
+        return x.sin(), (x * x).sum(), x.cos() * 2.0
+
+    c = trace.compiled(f)
+    x1, x2 = _x(3), _x(3)
+    a, b, _ = c(x1)
+    (a.sum() + b).backward()
+    a, b, _ = f(x2)
+    (a.sum() + b).backward()
+    np.testing.assert_array_equal(x1.grad.numpy(), x2.grad.numpy())
+
+
+def test_create_graph_through_a_compiled_function_is_right_and_then_eager():
+    def f(x):
+        return (x * x * x).sum()
+
+    c = trace.compiled(f)
+    x = _x(3)
+    with pytest.warns(UserWarning, match="create_graph"):
+        (g,) = torch.autograd.grad(c(x), [x], create_graph=True)
+    (gg,) = torch.autograd.grad(g.sum(), [x])
+    np.testing.assert_allclose(gg.numpy(), 6 * x.detach().numpy(), rtol=1e-6)
+    c(x)
+    assert c.stats["eager"] == 1
+
+
+def test_a_deep_chain_compiles_without_recursion():
+    def f(x):
+        for _ in range(3000):
+            x = x * 1.0001
+        return x.sum()
+
+    c = trace.compiled(f)
+    x1, x2 = _x(2), _x(2)
+    c(x1).backward()
+    c(x1)
+    f(x2).backward()
+    np.testing.assert_array_equal(x1.grad.numpy(), x2.grad.numpy())
+
+
+def test_switched_off_runs_eagerly():
+    c = trace.compiled(lambda x: x * 2.0)
+    trace.set_enabled(False)
+    try:
+        c(_x(2))
+    finally:
+        trace.set_enabled(True)
+    assert c.stats["traces"] == 0
+    assert not trace.is_tracing()
