@@ -1,4 +1,5 @@
-"""The benchmark command: ``python -m benchmarks [--smoke] [--rounds N] [--systems a,b]``.
+"""The benchmark command: ``python -m benchmarks [--smoke] [--rounds N] [--systems a,b]
+[--compile | --compile-only]``.
 
 Each system (the hand-written numpy limit, torchlike, paddlelike, and the real torch and paddle
 when importable) runs in a worker process of its own (benchmarks.worker) with the thread count
@@ -10,6 +11,9 @@ pinned through the environment and the framework's own setting.  The run:
 3. measures the cost curve (A's chain at 10 ... 1,000,000 ops), the peak memory of E and the
    memory of a 10,000-step training loop, each peak in a fresh process;
 4. writes the tables into benchmarks/RESULTS.md (between the generated-section markers).
+
+``--compile`` adds the compile section (benchmarks.compiled: A, C and the D2L MLP epoch, eager
+and compiled); ``--compile-only`` runs that section alone and rewrites only its part.
 
 ``--smoke`` does steps 1 and a single untimed-in-spirit pass of every workload at small sizes:
 it checks that everything runs and the gradients agree, never that a time is met.
@@ -62,13 +66,15 @@ class Crashed(Exception):
 class Worker:
     """A system's worker process, restarted after a crash."""
 
-    def __init__(self, system: str, threads: int, log, device: str | None = None) -> None:
+    def __init__(self, system: str, threads: int, log, device: str | None = None,
+                 init: dict | None = None, env: dict | None = None) -> None:
         self.system, self.threads, self.log, self.device = system, threads, log, device
+        self.init_kw, self.env = init or {}, env or {}  # more for the worker's init; its env
         self.proc = None
         self.info = None
 
     def _start(self) -> None:
-        env = dict(os.environ)
+        env = dict(os.environ, **self.env)
         for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                     "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS"):
             env[var] = str(self.threads)
@@ -78,7 +84,7 @@ class Worker:
             [sys.executable, "-m", "benchmarks.worker"], cwd=ROOT, env=env, text=True,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
         self.info = self._send({"op": "init", "system": self.system, "threads": self.threads,
-                                "device": self.device})
+                                "device": self.device, **self.init_kw})
 
     def _send(self, req: dict) -> dict:
         self.proc.stdin.write(json.dumps(req) + "\n")
@@ -193,11 +199,11 @@ SETTLE_S = 0.25
 
 
 def time_workloads(workers: dict, names, status: dict, rounds_override: int | None,
-                   clock: str = "wall", threads: int = 1) -> dict:
+                   clock: str = "wall", threads: int = 1, table: dict = WORKLOADS) -> dict:
     samples = {}
     systems = list(workers)
     for name in names:
-        _, inner, reps, rounds = WORKLOADS[name]
+        _, inner, reps, rounds = table[name]
         if rounds_override:
             rounds = rounds_override
         base = name.replace("_nograd", "")
@@ -243,8 +249,10 @@ def time_curve(workers: dict, notes: list, clock: str = "wall") -> dict:
     return out
 
 
-def fresh(system: str, threads: int, log, op: str, **kw):
-    w = Worker(system, threads, log)
+def fresh(system: str, threads: int, log, op: str, *, init: dict | None = None,
+          env: dict | None = None, **kw):
+    """``op`` asked of a new worker process (``init``, ``env``: as Worker's)."""
+    w = Worker(system, threads, log, init=init, env=env)
     try:
         return w._send_checked(op, **kw)
     except Crashed as e:
@@ -312,8 +320,11 @@ def timing_table(samples: dict, systems, status: dict, names, title_threads: str
     return lines
 
 
+GENERATED_START, GENERATED_END = "<!-- generated:start -->", "<!-- generated:end -->"
+
+
 def write_results(sections: list) -> None:
-    start, end = "<!-- generated:start -->", "<!-- generated:end -->"
+    start, end = GENERATED_START, GENERATED_END
     body = "\n".join([start, *sections, end])
     if RESULTS.exists():
         text = RESULTS.read_text()
@@ -356,7 +367,19 @@ def main(argv=None) -> int:
     ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                     help="cuda: torchlike and real torch on the GPU (numpy stays the host "
                     "reference); implies --no-extras and --no-write")
+    ap.add_argument("--compile", action="store_true",
+                    help="also the compile section: A, C and the D2L MLP epoch eager and "
+                    "compiled (torch.compile, paddle.jit.to_static), first calls apart")
+    ap.add_argument("--compile-only", action="store_true",
+                    help="only the compile section (rewrites only its part of RESULTS.md)")
+    ap.add_argument("--torch-backend",
+                    help="torch.compile's backend for real torch in the compile section "
+                    "(default: inductor; aot_eager where inductor fails here)")
     args = ap.parse_args(argv)
+    if args.device == "cuda" and (args.compile or args.compile_only):
+        ap.error("the compile section runs on the CPU only")
+    if args.compile_only:
+        return _compile_only(args)
     device = None
     if args.device == "cuda":
         device, args.no_extras, args.no_write = "cuda", True, True
@@ -390,6 +413,9 @@ def main(argv=None) -> int:
                 w._send_checked("loop", steps=20, every=10, smoke=True)
             print(f"smoke run ok ({time.time() - started:.0f} s): every workload ran on "
                   f"{', '.join(systems)} and the gradients agree")
+            if args.compile:
+                from . import compiled
+                compiled.run_section(args, log, notes)
             for n in notes:
                 print("note:", n)
             return 0
@@ -458,6 +484,10 @@ def main(argv=None) -> int:
                 continue
             r, o = m["rss_mib"], m["objects"]
             sections.append(f"| {s} | {r[0]:.1f} → {r[-1]:.1f} MiB | {o[0]} → {o[-1]} |")
+    if args.compile:
+        from . import compiled
+        print("the compile section", flush=True)
+        sections += ["", *compiled.run_section(args, log, notes)]
     if notes:
         sections += ["", "Notes:", *[f"- {n}" for n in notes]]
     sections.append(f"\n(run took {time.time() - started:.0f} s)")
@@ -465,4 +495,23 @@ def main(argv=None) -> int:
     print(text)
     if not args.no_write:
         write_results(sections)
+    return 0
+
+
+def _compile_only(args) -> int:
+    from . import compiled
+    notes: list = []
+    started = time.time()
+    with tempfile.TemporaryFile("w+") as log:
+        lines = compiled.run_section(args, log, notes)
+    if args.smoke:
+        for n in notes:
+            print("note:", n)
+        return 0
+    if notes:
+        lines[-1:-1] = ["", "Notes:", *[f"- {n}" for n in notes]]
+    lines[-1:-1] = [f"\n(the compile section took {time.time() - started:.0f} s)"]
+    print("\n".join(lines))
+    if not args.no_write:
+        compiled.write(lines)
     return 0

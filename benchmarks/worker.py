@@ -108,26 +108,83 @@ def _reset_peak_rss() -> bool:
         return False
 
 
+def _compile_stats(system: str, workload) -> dict | None:
+    """What the compiler did: for ours, the Compiled objects' counters (found in the workload
+    and the objects it holds, two levels down); for real torch, dynamo's graph counters."""
+    if system in ("torchlike", "paddlelike"):
+        from janusgrad.trace import Compiled
+        found, seen, level = {}, set(), [workload]
+        for _ in range(3):
+            nxt = []
+            for o in level:
+                if id(o) in seen:
+                    continue
+                seen.add(id(o))
+                if isinstance(o, Compiled):
+                    found[id(o)] = o
+                nxt += [v for v in getattr(o, "__dict__", {}).values()
+                        if not isinstance(v, (np.ndarray, list, tuple, dict, str))]
+            level = nxt
+        out = {"traces": 0, "replays": 0, "eager": 0, "breaks": []}
+        for c in found.values():
+            for k, v in c.stats.items():
+                out[k] = out[k] + (list(v) if k == "breaks" else v)
+        return out if found else None
+    if system == "torch":
+        from torch._dynamo.utils import counters
+        return {"graphs": counters["stats"]["unique_graphs"],
+                "breaks": sum(counters["graph_break"].values())}
+    return None
+
+
 class Worker:
     def __init__(self) -> None:
         self.style = None
         self.system = None
+        self.compiled = False
         self.built: dict = {}
 
     def get(self, name: str, smoke: bool):
         w = self.built.get(name)
         if w is None:
-            w = self.built[name] = W.build(self.style, name, smoke)
+            w = self.built[name] = W.build(self.style, name, smoke, self.compiled)
         return w
 
     # ------------------------------------------------------------ requests
-    def init(self, system: str, threads: int, device: str | None = None) -> dict:
-        self.system = system
-        self.style, version = _import(system, threads)
-        if device is not None and system != "numpy":  # numpy stays the host reference
+    def init(self, system: str, threads: int, device: str | None = None,
+             backend: str | None = None) -> dict:
+        """``system``: numpy, torchlike, paddlelike, torch or paddle, and ":compiled" for the
+        compiled variants of --compile (``backend``: torch.compile's, None for its default)."""
+        self.system, _, variant = system.partition(":")
+        self.compiled = variant == "compiled"
+        self.style, version = _import(self.system, threads)
+        if device is not None and self.system != "numpy":  # numpy stays the host reference
             self.style.device = device
-        return {"version": version, "threads": _threads_report(system, threads),
+        if backend is not None:
+            self.style.backend = backend
+        return {"version": version, "threads": _threads_report(self.system, threads),
                 "python": sys.version.split()[0], "numpy": np.__version__}
+
+    def first(self, workload: str, smoke: bool = False) -> dict:
+        """The first run of a freshly built workload (for a compiled variant: tracing or
+        compiling included) and the second, and what the compiler did in them."""
+        w = W.build(self.style, workload, smoke, self.compiled)
+        out = {}
+        for key in ("first_s", "second_s"):
+            t0 = time.perf_counter()
+            w.run()
+            if self.style is not None and not isinstance(self.style, W.NumpyStyle):
+                self.style.sync()
+            out[key] = time.perf_counter() - t0
+        out["stats"] = _compile_stats(self.system, w) if self.compiled else None
+        return out
+
+    def probe(self) -> dict:
+        """Compile a tiny function and run it forward and backward (does the backend work
+        here?)."""
+        w = W.build(self.style, "A", False, self.compiled)
+        w.run()
+        return {}
 
     def grads(self, workload: str, path: str, smoke: bool = False) -> dict:
         w = self.get(workload, smoke)

@@ -1,4 +1,4 @@
-"""Workloads A-F and H, written once per API style.
+"""Workloads A-H and the MLP epoch, written once per API style.
 
 ``TorchStyle`` runs unchanged on real torch and on torchlike, ``PaddleStyle`` on real paddle
 and on paddlelike (that the same code runs on both is the point of the project); ``NumpyStyle``
@@ -8,6 +8,10 @@ Every workload is a class with ``run()`` (one timed iteration: forward and backw
 ``grads()`` (numpy arrays to check against the numpy version) and, where the issue asks for it,
 ``run_nograd()`` (forward only, without recording).  Inputs come from a seeded numpy generator,
 so every system sees the same numbers.
+
+``compiled=True`` (A, C and the MLP epoch, for ``python -m benchmarks --compile``) runs the same
+code through the framework's compiler, spelled as its users spell it: ``torch.compile`` or
+``paddle.jit.to_static`` (``_FrameworkStyle.compile``).
 """
 from __future__ import annotations
 
@@ -53,6 +57,7 @@ class _FrameworkStyle:
     """What differs between torch and paddle spellings; the workloads below use only this."""
 
     device = None  # None: the framework's default; "cuda": torch's GPU (set by the worker)
+    backend = None  # torch.compile's backend; None: its default (inductor)
 
     def __init__(self, module) -> None:
         self.m = module
@@ -96,6 +101,28 @@ class TorchStyle(_FrameworkStyle):
     def grad(self, out, x, create_graph):
         return self.m.autograd.grad(out, x, create_graph=create_graph)[0]
 
+    def compile(self, fn):
+        return self.m.compile(fn) if self.backend is None else self.m.compile(
+            fn, backend=self.backend)
+
+    def optimizer(self, params, lr: float):
+        return self.m.optim.SGD(params, lr=lr)
+
+    def zero_grad(self, opt) -> None:
+        opt.zero_grad()
+
+    def argmax1(self, t):
+        return t.argmax(dim=1)
+
+    def set_linear(self, layer, w, b) -> None:
+        """A Linear's parameters from ``w`` [in, out] (torch keeps [out, in]) and ``b``."""
+        with self.m.no_grad():
+            layer.weight.copy_(self.const(np.ascontiguousarray(w.T)))
+            layer.bias.copy_(self.const(b))
+
+    def get_linear(self, layer) -> list:
+        return [self.numpy(layer.weight).T, self.numpy(layer.bias)]
+
 
 class PaddleStyle(_FrameworkStyle):
     def param(self, a):
@@ -128,6 +155,26 @@ class PaddleStyle(_FrameworkStyle):
     def grad(self, out, x, create_graph):
         return self.m.grad(out, x, create_graph=create_graph)[0]
 
+    def compile(self, fn):
+        return self.m.jit.to_static(fn)
+
+    def optimizer(self, params, lr: float):
+        return self.m.optimizer.SGD(learning_rate=lr, parameters=params)
+
+    def zero_grad(self, opt) -> None:
+        opt.clear_grad()
+
+    def argmax1(self, t):
+        return t.argmax(axis=1)
+
+    def set_linear(self, layer, w, b) -> None:
+        """A Linear's parameters from ``w`` [in, out] (paddle's own layout) and ``b``."""
+        layer.weight.set_value(w)
+        layer.bias.set_value(b)
+
+    def get_linear(self, layer) -> list:
+        return [self.numpy(layer.weight), self.numpy(layer.bias)]
+
 
 def _block(m, y, x):
     """The ten elementwise ops of workload A, the same in torch and paddle spelling."""
@@ -144,20 +191,28 @@ def _block(m, y, x):
     return y
 
 
+def chain_fn(m, blocks: int):
+    """A's forward as a function of x (what ``--compile`` compiles)."""
+    def forward(x):
+        y = x
+        for _ in range(blocks):
+            y = _block(m, y, x)
+        return y.sum()
+    return forward
+
+
 class Chain:
     """A, B, the cost curve: ``ops`` elementwise ops on ``size`` elements, then sum."""
 
-    def __init__(self, style, size: int, ops: int = CHAIN_OPS) -> None:
+    def __init__(self, style, size: int, ops: int = CHAIN_OPS, compiled: bool = False) -> None:
         self.s, self.m = style, style.m
-        self.blocks = ops // CHAIN_OPS
+        self.fn = chain_fn(self.m, ops // CHAIN_OPS)
+        if compiled:
+            self.fn = style.compile(self.fn)
         self.x = style.param(chain_input(size))
 
     def forward(self):
-        m, x = self.m, self.x
-        y = x
-        for _ in range(self.blocks):
-            y = _block(m, y, x)
-        return y.sum()
+        return self.fn(self.x)
 
     def run(self) -> None:
         self.s.clear(self.x)
@@ -172,21 +227,33 @@ class Chain:
         return [self.s.numpy(self.x.grad)]
 
 
+def mlp_loss_fn(style):
+    """C's loss as a function of its inputs and parameters (what ``--compile`` compiles: C is
+    written on bare tensors, and a function of them is what compiles it without a Module)."""
+    m = style.m
+
+    def loss(x, rows, labels, w1, b1, w2, b2):
+        h = style.relu(m.matmul(x, w1) + b1)
+        logp = style.log_softmax(m.matmul(h, w2) + b2)
+        return -logp[rows, labels].mean()
+    return loss
+
+
 class Mlp:
     """C: one SGD step of a 784-256-10 relu MLP with a cross-entropy loss."""
 
-    def __init__(self, style, batch: int = 256, sizes=MLP_SIZES) -> None:
+    def __init__(self, style, batch: int = 256, sizes=MLP_SIZES, compiled: bool = False) -> None:
         self.s, self.m = style, style.m
         x, labels, params = mlp_data(batch, sizes)
         self.x, self.labels = style.const(x), style.const(labels)
         self.rows = style.arange(batch)
         self.params = [style.param(p) for p in params]
+        self.loss_fn = mlp_loss_fn(style)
+        if compiled:
+            self.loss_fn = style.compile(self.loss_fn)
 
     def loss(self):
-        m, (w1, b1, w2, b2) = self.m, self.params
-        h = self.s.relu(m.matmul(self.x, w1) + b1)
-        logp = self.s.log_softmax(m.matmul(h, w2) + b2)
-        return -logp[self.rows, self.labels].mean()
+        return self.loss_fn(self.x, self.rows, self.labels, *self.params)
 
     def run(self) -> None:
         for p in self.params:
@@ -389,6 +456,77 @@ class LstmLM(Mlp):
                 for p, g in zip(self.params, super().grads())]
 
 
+# ====================================================================== the D2L MLP's epoch
+EPOCH_EXAMPLES, EPOCH_SMOKE = 60_000, 600  # Fashion-MNIST's training set; smoke: 3 batches
+EPOCH_BATCH, EPOCH_LR = 256, 0.1  # D2L's Fashion-MNIST settings
+EPOCH_SIZES = (784, 256, 10)
+
+
+def epoch_data(examples: int):
+    """Fashion-MNIST-shaped synthetic data: images [N, 1, 28, 28] in [0, 1), labels from a
+    fixed random linear teacher (learnable, so many epochs of training stay finite), and the
+    MLP's parameters ([in, out] weights ~ N(0, 0.01) as D2L's init_weights, zero biases)."""
+    rng = np.random.default_rng(5)
+    d_in, d_hid, d_out = EPOCH_SIZES
+    x = rng.random((examples, 1, 28, 28), dtype=F32)
+    teacher = rng.standard_normal((d_in, d_out)).astype(F32)
+    scores = x.reshape(examples, d_in) @ teacher - 0.5 * teacher.sum(axis=0)
+    labels = scores.argmax(axis=1).astype(np.int64)
+    params = [(rng.standard_normal((d_in, d_hid)) * 0.01).astype(F32), np.zeros(d_hid, F32),
+              (rng.standard_normal((d_hid, d_out)) * 0.01).astype(F32), np.zeros(d_out, F32)]
+    return x, labels, params
+
+
+def epoch_checked(batches: list) -> list:
+    """The steps whose result is checked against numpy: the first two batches and the ragged
+    last one (over a whole epoch, rounding differences flip relu units and the parameters of
+    every system, real torch too, drift about 1% from numpy's while the loss agrees)."""
+    return batches[:2] + batches[-1:]
+
+
+class MlpEpoch:
+    """One training epoch of D2L's concise MLP (examples/*/mlp_concise.py) on Fashion-MNIST's
+    shapes: nn.Sequential(Flatten, Linear(784, 256), ReLU, Linear(256, 10)),
+    CrossEntropyLoss(reduction='none'), SGD at 0.1, batch 256 (the last one ragged), and
+    train_epoch_ch3's per-batch metrics (the loss sum and the correct count, read as floats).
+    The batches are tensors already (the data loader is not timed). ``compiled``: the net is
+    ``torch.compile(net)`` / ``paddle.jit.to_static(net)``; the loss and the step stay eager,
+    as in the example."""
+
+    def __init__(self, style, examples: int, compiled: bool = False) -> None:
+        self.s, self.m = style, style.m
+        x, labels, params = epoch_data(examples)
+        nn = self.m.nn
+        net = nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10))
+        self.linears = (net[1], net[3])
+        style.set_linear(net[1], *params[:2])
+        style.set_linear(net[3], *params[2:])
+        self.loss = nn.CrossEntropyLoss(reduction="none")
+        self.trainer = style.optimizer(net.parameters(), EPOCH_LR)
+        self.net = style.compile(net) if compiled else net
+        self.batches = [(style.const(x[i:i + EPOCH_BATCH]), style.const(labels[i:i + EPOCH_BATCH]))
+                        for i in range(0, examples, EPOCH_BATCH)]
+
+    def run(self, batches=None) -> tuple:
+        s = self.s
+        loss_sum = correct = 0.0
+        for x, y in self.batches if batches is None else batches:
+            y_hat = self.net(x)
+            l = self.loss(y_hat, y)  # noqa: E741 - D2L's name
+            s.zero_grad(self.trainer)
+            l.mean().backward()
+            self.trainer.step()
+            loss_sum += float(l.sum())
+            correct += float((s.argmax1(y_hat) == y).sum())
+        return loss_sum, correct
+
+    def grads(self) -> list:
+        """The parameters after the checked steps, and their loss sum."""
+        loss_sum, _ = self.run(epoch_checked(self.batches))
+        return [a for layer in self.linears for a in self.s.get_linear(layer)] + [
+            np.array(loss_sum)]
+
+
 # ====================================================================== numpy by hand
 class NumpyStyle:
     """Marker style: the workloads below are the hand-written numpy limit."""
@@ -446,36 +584,51 @@ class NpChain:
         return [self.run()]
 
 
+def np_mlp_grads(x, rows, labels, params, metrics: list | None = None) -> list:
+    """The relu MLP's gradients of -mean(log_softmax(...)[rows, labels]); with ``metrics``,
+    the batch's loss sum and correct count are added into metrics[0] and metrics[1]."""
+    w1, b1, w2, b2 = params
+    z = x @ w1
+    z += b1
+    h = np.maximum(z, 0.0)
+    o = h @ w2
+    o += b2
+    if metrics is not None:
+        metrics[1] += float((o.argmax(axis=1) == labels).sum())
+    o -= o.max(axis=1, keepdims=True)
+    p = np.exp(o)
+    total = p.sum(axis=1, keepdims=True)
+    if metrics is not None:
+        metrics[0] += float((np.log(total[:, 0]) - o[rows, labels]).sum())
+    p /= total
+    # loss = -mean(log p[rows, labels]); its gradient wrt o is (p - onehot) / batch
+    p[rows, labels] -= 1.0
+    p /= len(labels)
+    gw2 = h.T @ p
+    gb2 = p.sum(axis=0)
+    gh = p @ w2.T
+    gh *= z > 0
+    gw1 = x.T @ gh
+    gb1 = gh.sum(axis=0)
+    return [gw1, gb1, gw2, gb2]
+
+
+def np_sgd(params, grads, lr: float) -> None:
+    for p, g in zip(params, grads):
+        g *= lr
+        p -= g
+
+
 class NpMlp:
     def __init__(self, style, batch: int = 256, sizes=MLP_SIZES) -> None:
         self.x, self.labels, self.params = mlp_data(batch, sizes)
         self.rows = np.arange(batch)
 
     def step_grads(self):
-        x, (w1, b1, w2, b2) = self.x, self.params
-        z = x @ w1
-        z += b1
-        h = np.maximum(z, 0.0)
-        o = h @ w2
-        o += b2
-        o -= o.max(axis=1, keepdims=True)
-        p = np.exp(o)
-        p /= p.sum(axis=1, keepdims=True)
-        # loss = -mean(log p[rows, labels]); its gradient wrt o is (p - onehot) / batch
-        p[self.rows, self.labels] -= 1.0
-        p /= len(self.labels)
-        gw2 = h.T @ p
-        gb2 = p.sum(axis=0)
-        gh = p @ w2.T
-        gh *= z > 0
-        gw1 = x.T @ gh
-        gb1 = gh.sum(axis=0)
-        return [gw1, gb1, gw2, gb2]
+        return np_mlp_grads(self.x, self.rows, self.labels, self.params)
 
     def run(self) -> None:
-        for p, g in zip(self.params, self.step_grads()):
-            g *= LR
-            p -= g
+        np_sgd(self.params, self.step_grads(), LR)
 
     def grads(self) -> list:
         return self.step_grads()
@@ -620,6 +773,28 @@ class NpLeNet:
 
     run = NpMlp.run
     grads = NpMlp.grads
+
+
+class NpMlpEpoch:
+    """The MLP epoch by hand: np_mlp_grads and SGD per batch, with the same metrics."""
+
+    def __init__(self, style, examples: int) -> None:
+        x, self.labels, self.params = epoch_data(examples)
+        self.x = x.reshape(examples, -1)
+
+        self.batches = [(self.x[i:i + EPOCH_BATCH], self.labels[i:i + EPOCH_BATCH])
+                        for i in range(0, examples, EPOCH_BATCH)]
+
+    def run(self, batches=None) -> tuple:
+        metrics = [0.0, 0.0]
+        for x, y in self.batches if batches is None else batches:
+            np_sgd(self.params, np_mlp_grads(x, np.arange(len(y)), y, self.params, metrics),
+                   EPOCH_LR)
+        return tuple(metrics)
+
+    def grads(self) -> list:
+        loss_sum, _ = self.run(epoch_checked(self.batches))
+        return [p.copy() for p in self.params] + [np.array(loss_sum)]
 
 
 class NpScalarChain:
@@ -799,17 +974,27 @@ class NpLstmLM(NpMlp):
         return grads
 
 # ====================================================================== the table
-def build(style, name: str, smoke: bool = False):
-    """Workload ``name`` (A, A_nograd, B, C, D, E, F, H, curve<N>, loop) for ``style``."""
+COMPILED = ("A", "C", "mlp_epoch")  # the workloads with a compiled variant
+
+
+def build(style, name: str, smoke: bool = False, compiled: bool = False):
+    """Workload ``name`` (A, A_nograd, B, C, D, E, F, G, H, mlp_epoch, curve<N>, loop) for
+    ``style``; ``compiled``: its compiled variant (A, C, mlp_epoch; the numpy limit has none)."""
     numpy = isinstance(style, NumpyStyle)
+    if compiled and name not in COMPILED:
+        raise ValueError(f"workload {name!r} has no compiled variant")
+    kw = {"compiled": True} if compiled and not numpy else {}
     if name in ("A", "A_nograd"):
-        return (NpChain if numpy else Chain)(style, A_SIZE)
+        return (NpChain if numpy else Chain)(style, A_SIZE, **kw)
     if name == "B":
         return (NpChain if numpy else Chain)(style, 40_000 if smoke else 4_000_000)
     if name.startswith("curve"):
         return (NpChain if numpy else Chain)(style, A_SIZE, int(name[5:]))
     if name == "C":
-        return (NpMlp if numpy else Mlp)(style, 256)
+        return (NpMlp if numpy else Mlp)(style, 256, **kw)
+    if name == "mlp_epoch":
+        return (NpMlpEpoch if numpy else MlpEpoch)(style, EPOCH_SMOKE if smoke else
+                                                   EPOCH_EXAMPLES, **kw)
     if name == "loop":  # the small model whose memory must stay flat over 10,000 steps
         return (NpMlp if numpy else Mlp)(style, 16, (64, 32, 10))
     if name == "D":

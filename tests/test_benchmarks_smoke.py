@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -80,3 +82,42 @@ def test_the_gpu_workloads_run_on_a_device_and_agree_with_numpy():
             ref = W.build(W.NumpyStyle(), name, smoke=True)
             for g, r in zip(W.build(style, name, smoke=True).grads(), ref.grads()):
                 np.testing.assert_allclose(g, r, rtol=1e-4, atol=1e-6)
+
+
+def test_the_compile_section_runs_and_compiled_gradients_agree():
+    """`--compile-only --smoke`: A, C and the D2L MLP epoch run eager and compiled on
+    torchlike and paddlelike (through torch.compile and paddle.jit.to_static), and the
+    compiled variants' gradients agree with numpy's."""
+    import paddlelike
+    import torchlike
+    if not hasattr(torchlike, "compile") or not hasattr(paddlelike, "jit"):
+        pytest.skip("torchlike.compile / paddlelike.jit are not there yet")
+    r = subprocess.run([sys.executable, "-m", "benchmarks", "--compile-only", "--smoke"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "compile smoke ok" in r.stdout
+    for workload in ("A", "C", "mlp_epoch"):
+        for system in ("torchlike", "paddlelike"):
+            for variant in (system, system + ":compiled"):
+                assert f"gradients {workload:9s} {variant:10s} ok" in r.stdout
+
+
+def test_the_mlp_epoch_workloads_train_the_same_model():
+    """The MLP epoch (by hand, and as D2L writes it on torchlike and paddlelike) over its
+    checked steps: the same parameters and the same loss; and a whole smoke epoch's metrics
+    agree (the loss sum, and the correct count exactly)."""
+    import numpy as np
+
+    import paddlelike
+    import torchlike
+    from benchmarks import workloads as W
+    ref = W.build(W.NumpyStyle(), "mlp_epoch", smoke=True)
+    want = ref.grads()
+    for style in (W.TorchStyle(torchlike), W.PaddleStyle(paddlelike)):
+        got = W.build(style, "mlp_epoch", smoke=True).grads()
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+        loss, correct = W.build(style, "mlp_epoch", smoke=True).run()
+        want_loss, want_correct = W.build(W.NumpyStyle(), "mlp_epoch", smoke=True).run()
+        assert correct == want_correct and 0 < correct < W.EPOCH_SMOKE
+        np.testing.assert_allclose(loss, want_loss, rtol=1e-5)
