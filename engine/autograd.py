@@ -27,7 +27,7 @@ import operator
 from .backend import MODULES, as_array, host, ndarray
 from .backend import quiet as backend_quiet
 from .links import attached, linked_grads
-from .mode import anomaly, restore_grad, set_grad, state
+from .mode import TRACING, anomaly, restore_grad, set_grad, state
 from .ops import OpDef
 from .ops.shape import sum_to_array
 from .tensor import LAST_CHANGE, Node, Tensor
@@ -313,7 +313,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                                 # of them only reads it.  A graph tensor, or a seed that
                                 # requires grad, stays itself.
                                 if (arrays or (gi.node is None and not gi._rg)) and (
-                                        targets is not None
+                                        (targets is not None and TRACING[0] is None)
                                         or not (_reads_only(parents[j]) or _reads_only(p))):
                                     gi = gi.copy() if arrays else type(gi).wrap(gi.array.copy())
                                 break

@@ -11,6 +11,7 @@ import math
 from ..backend import (
     ARRAY_TYPES,
     MODULES,
+    TRACED,
     as_array,
     default_float,
     device_of,
@@ -499,7 +500,8 @@ def select_or_zero(c, a):
 def _by_bits(c, a) -> bool:
     """Whether where(c, a, +0.0) is computed with the bit mask: a host bool mask of a's
     shape over a float array large enough for the mask to win."""
-    return (type(c) is ndarray and c.dtype == bool and a.dtype in _BITS
+    return ((type(c) is ndarray or type(c) is TRACED[0]) and c.dtype == bool
+            and a.dtype in _BITS
             and c.shape == a.shape and a.size >= _BRANCHY)
 
 
