@@ -438,7 +438,9 @@ def _entry(rec, sources, source_vars, leaves, spec, outs, diff, rg_sources, grad
         kinds=kinds, spec=spec, n_out=len(out_vars), diff_slots=diff_slots, diff_leaves=diff,
         rg_sources=rg_sources, saved_sources=[source_ids[v.n] for v in saved_vars
                                               if v.n in source_ids],
-        out_saved=[i for i, v in enumerate(out_vars) if v.n in saved_ids])
+        out_saved=[i for i, v in enumerate(out_vars) if v.n in saved_ids],
+        shapes=tuple(sources[i].array.shape for i in rg_sources),
+        dtypes=tuple(sources[i].array.dtype for i in rg_sources))
 
 
 # ---------------------------------------------------------------- the global switches

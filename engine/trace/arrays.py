@@ -198,9 +198,33 @@ def record_call(fn, args, kwargs):
         writes = None
     elif writes is not None and tainted and writes.n in rec.traced:
         rec.taint(rec.traced[writes.n])
+    if fn in _ARITHMETIC and len(real_args) == 2 and not real_kwargs:
+        targs = _float_constants(real_args, targs)
     traced, tout = _wrap(rec, result, tainted)
     rec.steps.append(Step(fn, targs, tkwargs, tout, writes))
     return traced
+
+
+# binary arithmetic whose Python-float operand a replay may pass as the engine's ready 0-d
+# constant of the other operand's dtype: numpy casts the float to that dtype anyway (NEP 50),
+# so the bits are the same (the engine's own fast path relies on it), without numpy
+# converting the number on every replayed call. (Not power: ndarray.__pow__ has fast paths
+# for some scalar exponents.)
+_ARITHMETIC = {np.add, np.subtract, np.multiply, np.true_divide, np.maximum, np.minimum,
+               operator.add, operator.sub, operator.mul, operator.truediv}
+
+
+def _float_constants(real_args, targs):
+    a, b = real_args
+    other = b if type(a) is float else a
+    if type(other) is not np.ndarray or (type(a) is not float) == (type(b) is not float):
+        return targs
+    from ..ops.rules import CONSTS, const
+    table = CONSTS.get(other.dtype)
+    if table is None:
+        return targs
+    return tuple(const(table, v, other.dtype) if type(v) is float else t
+                 for v, t in zip(real_args, targs))
 
 
 # ---------------------------------------------------------------- the traced array

@@ -28,11 +28,13 @@ class Entry:
 
     __slots__ = ("forward", "backward", "forward_source", "backward_source", "kinds", "spec",
                  "n_out", "diff_slots", "diff_leaves", "rg_sources", "saved_sources",
-                 "out_saved")
+                 "out_saved", "shapes", "dtypes", "single")
 
     def __init__(self, **fields) -> None:
         for k, v in fields.items():
             setattr(self, k, v)
+        # the common result, one tensor (the first output), for run's short path
+        self.single = self.spec is None and self.kinds[0][0] == "out"
 
 
 class Call:
@@ -56,6 +58,14 @@ class Call:
 def run(entry: Entry, compiled, key, sources, args, kwargs):
     """One replayed call: the function's result, attached to the graph when it records."""
     res = entry.forward(*[t.array for t in sources])
+    if entry.single and not state.mode:  # one tensor, grad mode on
+        a = res[0]
+        if type(a) is not ndarray:
+            a = host.asarray(a)  # host-ok: traces are of numpy arrays
+        t = entry.kinds[0][2].wrap(a)
+        if entry.backward is not None:
+            _attach(entry, compiled, key, sources, args, kwargs, [t], res[entry.n_out:])
+        return t
     n = entry.n_out
     kinds = entry.kinds
     tensors: list = [None] * n
@@ -96,26 +106,19 @@ def _unflatten(spec, take):
 
 
 def _attach(entry, compiled, key, sources, args, kwargs, tensors, saved) -> None:
-    parents = []
-    shapes = []
-    dtypes = []
-    for i in entry.rg_sources:
-        t = sources[i]
-        a = t.array
-        parents.append(t.node or t)
-        shapes.append(a.shape)
-        dtypes.append(a.dtype)
+    # (the shapes and dtypes of the sources are the trace's: they are in the key)
+    parents = tuple([sources[i].node or sources[i] for i in entry.rg_sources])
+    shapes, dtypes = entry.shapes, entry.dtypes
     call = Call(entry, compiled, key, args, kwargs, sources)
     slots = entry.diff_slots
     first = tensors[slots[0]]
     if entry.saved_sources:
         saved_tensors = [sources[i] for i in entry.saved_sources]
-        node = Node(COMPILED, tuple(parents), tuple(shapes), tuple(dtypes),
-                    (*saved_tensors, saved), call, type(first))
+        node = Node(COMPILED, parents, shapes, dtypes, (*saved_tensors, saved), call,
+                    type(first))
         node.versions = (*(t.version for t in saved_tensors), 0)
     else:
-        node = Node(COMPILED, tuple(parents), tuple(shapes), tuple(dtypes), (saved,), call,
-                    type(first))
+        node = Node(COMPILED, parents, shapes, dtypes, (saved,), call, type(first))
     if len(slots) == 1:
         first.node = node
         first._rg = True
@@ -151,6 +154,11 @@ def _gathered(node, g, wrap=None):
 
 
 def _arrays(node, g):
+    call = node.attrs
+    if call.pending is None:  # one differentiable output
+        if type(g) is not ndarray:
+            g = host.asarray(g)  # host-ok: traces are of numpy arrays
+        return call.entry.backward(g, *node.saved[-1])
     gs = _gathered(node, g)
     gs = [x if type(x) is ndarray else host.asarray(x) for x in gs]  # host-ok: numpy traces
     return node.attrs.entry.backward(*gs, *node.saved[-1])
