@@ -489,6 +489,8 @@ def prepare_seeds(roots, grads):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool = False,
              inputs=None) -> None:
     """Accumulate d(tensors)/d(leaves) into the leaves' ``.grad``."""
+    if TRACING[0] is not None:  # a compiled function's trace replays no backward of its own
+        TRACING[0].escape("a backward inside the function")
     tensors = list(tensors)
     grads = list(grad_tensors) if grad_tensors is not None else [None] * len(tensors)
     if len(grads) != len(tensors):
@@ -571,6 +573,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     Only nodes on a path from ``outputs`` to ``inputs`` are visited; no ``.grad``
     is touched (except those a hook or retain_grad writes).
     """
+    if TRACING[0] is not None:  # a compiled function's trace replays no backward of its own
+        TRACING[0].escape("a backward inside the function")
     outputs = list(outputs)
     inputs = list(inputs)
     grads = list(grad_outputs) if grad_outputs is not None else [None] * len(outputs)

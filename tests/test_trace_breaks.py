@@ -120,6 +120,22 @@ def test_a_custom_function_breaks():
         c(_x(3)).backward()
 
 
+def test_a_backward_inside_the_function_breaks_and_leaves_grads_as_eager():
+    w = _x(3)
+
+    def step(x):
+        loss = (x * w).sum()
+        loss.backward()
+        return loss
+
+    c = trace.compiled(step)
+    x = _x(3, grad=False, seed=1)
+    with pytest.warns(UserWarning, match="a backward inside the function"):
+        for _ in range(3):
+            c(x)
+    np.testing.assert_array_equal(w.grad.numpy(), 3 * x.numpy())  # the trace added nothing
+
+
 def test_hooks_on_an_input_break():
     x = _x(3)
     x.register_hook(lambda g: g * 10.0)

@@ -160,7 +160,8 @@ class Compiled:
         try:
             entry = _record(self, rec, sources, args, kwargs)
         except Exception as e:  # noqa: BLE001 - the eager run below raises it again
-            cause = f"tracing raised {type(e).__name__}: {e}"
+            # (what made the trace invalid first, if anything did, is the better cause)
+            cause = rec.escapes[0] if rec.escapes else f"tracing raised {type(e).__name__}: {e}"
             self.stats["breaks"].append(cause)
             result = self.fn(*args, **kwargs)  # a real error raises here, as eagerly
             if self.fullgraph:
@@ -287,6 +288,8 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
     """Run the function once on traced arrays; an Entry, or the cause of a break (str)."""
     originals = [t.array for t in sources]
     versions = [t.version for t in sources]
+    # a backward inside the function (a break) accumulates into .grad while tracing: undone
+    saved_grads = [(t._grad, None if t._grad is None else t._grad.array) for t in sources]
     source_vars = []
     for t in sources:
         tr = rec.var(t.array.copy())  # a copy: nothing the trace does reaches the data
@@ -325,8 +328,11 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
             diff = []
     finally:
         TRACING[0] = None
-        for t, a in zip(sources, originals):
+        for t, a, (g, ga) in zip(sources, originals, saved_grads):
             t.array = a
+            t._grad = g
+            if g is not None:
+                g.array = ga
         rec.restore_random()  # the eager run that follows a break draws the same numbers
     if rec.escapes:
         return rec.escapes[0]
