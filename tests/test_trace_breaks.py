@@ -256,3 +256,32 @@ def test_switched_off_runs_eagerly():
         trace.set_enabled(True)
     assert c.stats["traces"] == 0
     assert not trace.is_tracing()
+
+
+def test_a_branch_the_engine_takes_on_values_is_guarded():
+    """prod's backward branches on whether the input has zeros: traced without, a replay
+    with a zero fails its guard and that gradient is computed eagerly (eager's bits); after
+    a few failures the key runs eagerly for good, with a warning."""
+    c = trace.compiled(lambda x: x.prod())
+    no_zero = np.array([1.5, -2.0, 3.0], F32)
+    with_zero = np.array([1.5, 0.0, 3.0], F32)
+    for a in (no_zero, with_zero, no_zero * 2, with_zero * 2):
+        got, want = _grads(c, a), _grads(lambda x: x.prod(), a)
+        for g, w in zip(got[0] + got[1], want[0] + want[1]):
+            np.testing.assert_array_equal(g, w)
+    assert c.stats["traces"] == 1 and c.stats["replays"] == 3 and not c.stats["breaks"]
+    with pytest.warns(UserWarning, match="assumed changed"):
+        for _ in range(8):
+            _grads(c, with_zero)
+    assert c.stats["breaks"] and c.stats["eager"] >= 1
+
+
+def test_max_pooling_replays():
+    pool = torch.nn.MaxPool2d(2, padding=1)
+    c = trace.compiled(lambda x: pool(x).sum())
+    a = np.random.default_rng(0).standard_normal((1, 2, 5, 5)).astype(F32)
+    for k in range(3):
+        got, want = _grads(c, a + k), _grads(lambda x: pool(x).sum(), a + k)
+        for g, w in zip(got[0] + got[1], want[0] + want[1]):
+            np.testing.assert_array_equal(g, w)
+    assert c.stats["replays"] == 2 and not c.stats["breaks"]

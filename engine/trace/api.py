@@ -22,10 +22,11 @@ from ..dialect import DEFAULT, Dialect
 from ..mode import TRACING, GradMode, state
 from ..tensor import Node, Tensor, _seq
 from . import replay
-from .arrays import Recorder, TracedArray, note_escape
+from .arrays import GuardFailed, Recorder, TracedArray, note_escape
 from .program import build, defined, needed, reads, variables
 
 _ENABLED = [True]
+GUARD_FAILURES = 8  # replays of a key whose guards fail before it runs eagerly for good
 _ALL: list = []  # every Compiled made, for reset_all (a function's traces go with it)
 
 
@@ -69,6 +70,7 @@ class Compiled:
     def reset(self) -> None:
         """Forget every trace (the next call traces again)."""
         self._cache: dict = {}
+        self._guard_failures: dict = {}
         self._warned: set = set()
         self.stats = {"traces": 0, "replays": 0, "eager": 0, "breaks": []}
 
@@ -97,8 +99,23 @@ class Compiled:
             self.stats["eager"] += 1
             return self.fn(*args, **kwargs)
         else:
+            try:
+                result = replay.run(entry, self, key, sources, args, kwargs)
+            except GuardFailed:  # a value the trace assumed differs: this call eagerly
+                self.guard_failed(key)
+                self.stats["eager"] += 1
+                return self.fn(*args, **kwargs)
             self.stats["replays"] += 1
+            return result
         return replay.run(entry, self, key, sources, args, kwargs)
+
+    def guard_failed(self, key) -> None:
+        """A replay of ``key`` met a value other than its trace's: after a few, the key runs
+        eagerly for good (its branches depend on the data)."""
+        n = self._guard_failures[key] = self._guard_failures.get(key, 0) + 1
+        if n >= GUARD_FAILURES and type(self._cache.get(key)) is not Eager:
+            self.mark_eager(key, f"a value the trace assumed changed in {n} calls (the "
+                                 "engine branches on the data here)")
 
     # ---------------------------------------------------------------- sources and keys
     def _sources(self, args, kwargs) -> tuple[list, tuple]:

@@ -322,6 +322,30 @@ for _what, _name in _ESCAPES.items():
     setattr(TracedArray, _name, _escape(_what))
 
 
+class GuardFailed(Exception):
+    """A replay met a value other than the one its trace assumed."""
+
+
+def _guard(a, expected: bool) -> None:
+    if bool(a) is not expected:
+        raise GuardFailed
+
+
+def _bool(self) -> bool:
+    """A truth value read from a traced array: the engine branches on it (a check that
+    raises, a fast path for "no zeros", ...).  Computed from the inputs, it becomes a *guard*:
+    a step that checks, at every replay, that the value is the same; where it is not, that
+    call runs eagerly (engine.trace.api), so the branch eager takes is always the one run."""
+    value = bool(self._a)
+    rec = TRACING[0]
+    if self._t and rec is not None:
+        rec.steps.append(Step(_guard, (self._v, value), {}, None, self._v))
+    return value
+
+
+TracedArray.__bool__ = _bool
+
+
 def _transpose(a):
     return a.T
 

@@ -19,6 +19,7 @@ from ..backend import float64, host
 from ..mode import INFERENCE_ON, GradMode, state
 from ..ops import OpDef
 from ..tensor import INFERENCE, Node, Tensor
+from .arrays import GuardFailed
 
 ndarray = host.ndarray
 
@@ -156,12 +157,17 @@ def _gathered(node, g, wrap=None):
 def _arrays(node, g):
     call = node.attrs
     if call.pending is None:  # one differentiable output
-        if type(g) is not ndarray:
-            g = host.asarray(g)  # host-ok: traces are of numpy arrays
-        return call.entry.backward(g, *node.saved[-1])
-    gs = _gathered(node, g)
-    gs = [x if type(x) is ndarray else host.asarray(x) for x in gs]  # host-ok: numpy traces
-    return node.attrs.entry.backward(*gs, *node.saved[-1])
+        gs = (g if type(g) is ndarray else host.asarray(g),)  # host-ok: numpy traces
+    else:
+        gs = [x if type(x) is ndarray else host.asarray(x)  # host-ok: numpy traces
+              for x in _gathered(node, g)]
+    try:
+        return call.entry.backward(*gs, *node.saved[-1])
+    except GuardFailed:  # a branch of the traced backward would go the other way: eagerly
+        call.compiled.guard_failed(call.key)
+        cls = node.out_cls
+        grads = _eager_grads(node, [cls.wrap(x) for x in gs], False)
+        return [None if t is None else t.array for t in grads]
 
 
 def _vjp(node, g):
@@ -173,16 +179,24 @@ def _vjp(node, g):
     call = node.attrs
     gs = _gathered(node, g, cls.wrap)
     call.compiled.mark_eager(call.key, "create_graph through a compiled function")
+    return _eager_grads(node, gs, True)
+
+
+def _eager_grads(node, gs, create_graph: bool):
+    """The call's input gradients by running it again eagerly (its sources unchanged since,
+    as any saved tensor must be) and differentiating that."""
+    call = node.attrs
     for t, v in zip(call.sources, call.versions):
         if t.version != v:
-            raise cls.dialect.saved_modified(t, node, False, t.version, v)
+            raise node.out_cls.dialect.saved_modified(t, node, False, t.version, v)
     from .api import _flatten
     with GradMode(True):
         leaves, _ = _flatten(call.compiled.fn(*call.args, **call.kwargs))
     tensors = [x for x in leaves if isinstance(x, Tensor)]
     outs = [tensors[i] for i in call.entry.diff_leaves]
     rg = [call.sources[i] for i in call.entry.rg_sources]
-    return autograd.grad(outs, rg, grad_outputs=gs, create_graph=True, allow_unused=True)
+    return autograd.grad(outs, rg, grad_outputs=gs, create_graph=create_graph,
+                         allow_unused=True)
 
 
 def _arrays_from_tensors(node, g):
