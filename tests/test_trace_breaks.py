@@ -285,3 +285,16 @@ def test_max_pooling_replays():
         for g, w in zip(got[0] + got[1], want[0] + want[1]):
             np.testing.assert_array_equal(g, w)
     assert c.stats["replays"] == 2 and not c.stats["breaks"]
+
+
+def test_a_tensor_passed_twice():
+    def f(a, b):
+        return (a * b + a).sum()
+
+    c = trace.compiled(f)
+    x, y = _x(3), _x(3, seed=1)
+    for args in ((x, x), (x, y), (y, y)):
+        got, want = c(*args), f(*args)
+        np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy())
+    assert type(x.array) is np.ndarray and type(y.array) is np.ndarray
+    assert c.stats["traces"] == 2

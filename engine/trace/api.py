@@ -130,6 +130,12 @@ class Compiled:
         if kwargs:
             _scan(kwargs, key, sources)
         seen = {id(t) for t in sources}
+        if len(seen) != len(sources):  # a tensor passed twice is one source; the key says so
+            first: dict = {}
+            for t in sources:
+                first.setdefault(id(t), len(first))
+            key.append(tuple(first[id(t)] for t in sources))
+            sources = list({id(t): t for t in sources}.values())
         for m in self.modules:
             _scan_module(m, key, sources, seen)
         for holder in self._holders:
