@@ -314,9 +314,11 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
     # a backward inside the function (a break) accumulates into .grad while tracing: undone
     saved_grads = [(t._grad, None if t._grad is None else t._grad.array) for t in sources]
     source_vars = []
+    installed = []
     for t in sources:
         tr = rec.var(t.array.copy())  # a copy: nothing the trace does reaches the data
         source_vars.append(tr._v)
+        installed.append(tr)
         t.array = tr
     start = next(_seq)
     TRACING[0] = rec
@@ -351,7 +353,9 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
             diff = []
     finally:
         TRACING[0] = None
-        for t, a, (g, ga) in zip(sources, originals, saved_grads):
+        for t, a, tr, (g, ga) in zip(sources, originals, installed, saved_grads):
+            if t.array is not tr:  # (x.data = ...: the eager run after the break does it)
+                rec.escape("a tensor's data replaced inside the function")
             t.array = a
             t._grad = g
             if g is not None:
