@@ -5,6 +5,7 @@ forms, data_format, default initialisation and printed form; the math is janusgr
 from __future__ import annotations
 
 from janusgrad.nn import conv as NC
+from janusgrad.nn.dims import per_dimension
 from janusgrad.ops import shape as S
 
 from .initializer import Normal
@@ -246,16 +247,8 @@ class _Conv(_ConvNd):
                         self._groups, self._data_format)
 
 
-class Conv1D(_Conv):
-    _nd, _fn = 1, staticmethod(conv1d)
-
-
-class Conv2D(_Conv):
-    _nd, _fn = 2, staticmethod(conv2d)
-
-
-class Conv3D(_Conv):
-    _nd, _fn = 3, staticmethod(conv3d)
+Conv1D, Conv2D, Conv3D = per_dimension("Conv{}D", __name__, _Conv, _nd=(1, 2, 3),
+                                       _fn=tuple(map(staticmethod, (conv1d, conv2d, conv3d))))
 
 
 class _ConvTranspose(_ConvNd):
@@ -276,16 +269,9 @@ class _ConvTranspose(_ConvNd):
                         self._dilation, output_size, self._data_format)
 
 
-class Conv1DTranspose(_ConvTranspose):
-    _nd, _fn = 1, staticmethod(conv1d_transpose)
-
-
-class Conv2DTranspose(_ConvTranspose):
-    _nd, _fn = 2, staticmethod(conv2d_transpose)
-
-
-class Conv3DTranspose(_ConvTranspose):
-    _nd, _fn = 3, staticmethod(conv3d_transpose)
+Conv1DTranspose, Conv2DTranspose, Conv3DTranspose = per_dimension(
+    "Conv{}DTranspose", __name__, _ConvTranspose, _nd=(1, 2, 3), _fn=tuple(map(staticmethod, (
+        conv1d_transpose, conv2d_transpose, conv3d_transpose))))
 
 
 class Unfold(Layer):

@@ -4,6 +4,8 @@ paddle's parameter names (the running statistics are the non-trainable parameter
 and ``_variance``), initialisers, state_dict keys and reprs over engine.nn.norm."""
 from __future__ import annotations
 
+from janusgrad.nn.dims import per_dimension
+
 from . import functional as F
 from . import initializer as I
 from .layer import Layer
@@ -150,16 +152,9 @@ class _InstanceNormBase(Layer):
         return f"num_features={self._num_features}, epsilon={self._epsilon}"
 
 
-class InstanceNorm1D(_InstanceNormBase):
-    _default_format = "NCL"
-
-
-class InstanceNorm2D(_InstanceNormBase):
-    pass
-
-
-class InstanceNorm3D(_InstanceNormBase):
-    _default_format = "NCDHW"
+InstanceNorm1D, InstanceNorm2D, InstanceNorm3D = per_dimension(
+    "InstanceNorm{}D", "paddle.nn.layer.norm", _InstanceNormBase,
+    _default_format=("NCL", "NCHW", "NCDHW"))
 
 
 class GroupNorm(Layer):
@@ -330,8 +325,7 @@ class Unflatten(Layer):
         return f"axis={self.axis}, shape={self.shape}{name}"
 
 
-for _cls in (BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, InstanceNorm1D, InstanceNorm2D,
-             InstanceNorm3D, GroupNorm, LocalResponseNorm):
+for _cls in (BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, GroupNorm, LocalResponseNorm):
     _cls.__module__ = "paddle.nn.layer.norm"
 for _cls in (Embedding, Dropout2D, Dropout3D, AlphaDropout, FeatureAlphaDropout, Unflatten):
     _cls.__module__ = "paddle.nn.layer.common"

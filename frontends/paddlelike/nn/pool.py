@@ -1,6 +1,8 @@
 """paddle.nn pooling, padding, upsampling and shuffle layers (paddle's attributes and reprs)."""
 from __future__ import annotations
 
+from janusgrad.nn.dims import per_dimension
+
 from . import functional as F
 from .layer import Layer
 
@@ -43,12 +45,8 @@ class MaxPool1D(_MaxPoolND):
         super().__init__(kernel_size, stride, padding, return_mask, ceil_mode, None, name)
 
 
-class MaxPool2D(_MaxPoolND):
-    _d = 2
-
-
-class MaxPool3D(_MaxPoolND):
-    _d = 3
+MaxPool2D, MaxPool3D = per_dimension("MaxPool{}D", __name__, _MaxPoolND, dims=(2, 3),
+                                     _d=(2, 3))
 
 
 class _AvgPoolND(Layer):
@@ -87,12 +85,8 @@ class AvgPool1D(_AvgPoolND):
         super().__init__(kernel_size, stride, padding, ceil_mode, exclusive, None, None, name)
 
 
-class AvgPool2D(_AvgPoolND):
-    _d = 2
-
-
-class AvgPool3D(_AvgPoolND):
-    _d = 3
+AvgPool2D, AvgPool3D = per_dimension("AvgPool{}D", __name__, _AvgPoolND, dims=(2, 3),
+                                     _d=(2, 3))
 
 
 class AdaptiveAvgPool1D(Layer):
@@ -124,12 +118,9 @@ class _AdaptiveAvgPoolND(Layer):
         return f"output_size={self._output_size}"
 
 
-class AdaptiveAvgPool2D(_AdaptiveAvgPoolND):
-    _fn = staticmethod(F.adaptive_avg_pool2d)
-
-
-class AdaptiveAvgPool3D(_AdaptiveAvgPoolND):
-    _fn = staticmethod(F.adaptive_avg_pool3d)
+AdaptiveAvgPool2D, AdaptiveAvgPool3D = per_dimension(
+    "AdaptiveAvgPool{}D", __name__, _AdaptiveAvgPoolND, dims=(2, 3),
+    _fn=(staticmethod(F.adaptive_avg_pool2d), staticmethod(F.adaptive_avg_pool3d)))
 
 
 class _AdaptiveMaxPoolND(Layer):
@@ -148,16 +139,9 @@ class _AdaptiveMaxPoolND(Layer):
         return f"output_size={self._output_size}, return_mask={self._return_mask}"
 
 
-class AdaptiveMaxPool1D(_AdaptiveMaxPoolND):
-    _fn = staticmethod(F.adaptive_max_pool1d)
-
-
-class AdaptiveMaxPool2D(_AdaptiveMaxPoolND):
-    _fn = staticmethod(F.adaptive_max_pool2d)
-
-
-class AdaptiveMaxPool3D(_AdaptiveMaxPoolND):
-    _fn = staticmethod(F.adaptive_max_pool3d)
+AdaptiveMaxPool1D, AdaptiveMaxPool2D, AdaptiveMaxPool3D = per_dimension(
+    "AdaptiveMaxPool{}D", __name__, _AdaptiveMaxPoolND, _fn=tuple(map(staticmethod, (
+        F.adaptive_max_pool1d, F.adaptive_max_pool2d, F.adaptive_max_pool3d))))
 
 
 class _MaxUnPoolND(Layer):
@@ -182,16 +166,8 @@ class _MaxUnPoolND(Layer):
         return f"output_size={self.output_size}"
 
 
-class MaxUnPool1D(_MaxUnPoolND):
-    _d = 1
-
-
-class MaxUnPool2D(_MaxUnPoolND):
-    _d = 2
-
-
-class MaxUnPool3D(_MaxUnPoolND):
-    _d = 3
+MaxUnPool1D, MaxUnPool2D, MaxUnPool3D = per_dimension("MaxUnPool{}D", __name__,
+                                                       _MaxUnPoolND, _d=(1, 2, 3))
 
 
 class _PadND(Layer):
@@ -217,16 +193,7 @@ class _PadND(Layer):
                 f"data_format={self._data_format}{_name(self._name)}")
 
 
-class Pad1D(_PadND):
-    _d = 1
-
-
-class Pad2D(_PadND):
-    _d = 2
-
-
-class Pad3D(_PadND):
-    _d = 3
+Pad1D, Pad2D, Pad3D = per_dimension("Pad{}D", __name__, _PadND, _d=(1, 2, 3))
 
 
 class ZeroPad2D(_PadND):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from janusgrad.nn import conv as NC
+from janusgrad.nn.dims import per_dimension
 
 from ... import _conv as CV
 from ... import _creation
@@ -126,16 +127,8 @@ class _Conv(_ConvNd):
         return self._conv_forward(input, self.weight, self.bias)
 
 
-class Conv1d(_Conv):
-    _nd, _fn = 1, "conv1d"
-
-
-class Conv2d(_Conv):
-    _nd, _fn = 2, "conv2d"
-
-
-class Conv3d(_Conv):
-    _nd, _fn = 3, "conv3d"
+Conv1d, Conv2d, Conv3d = per_dimension("Conv{}d", __name__, _Conv, _nd=(1, 2, 3),
+                                       _fn=("conv1d", "conv2d", "conv3d"))
 
 
 class _ConvTransposeNd(_ConvNd):
@@ -183,16 +176,9 @@ class _ConvTransposeNd(_ConvNd):
                                      op, self.groups, self.dilation)
 
 
-class ConvTranspose1d(_ConvTransposeNd):
-    _nd, _fn = 1, "conv_transpose1d"
-
-
-class ConvTranspose2d(_ConvTransposeNd):
-    _nd, _fn = 2, "conv_transpose2d"
-
-
-class ConvTranspose3d(_ConvTransposeNd):
-    _nd, _fn = 3, "conv_transpose3d"
+ConvTranspose1d, ConvTranspose2d, ConvTranspose3d = per_dimension(
+    "ConvTranspose{}d", __name__, _ConvTransposeNd, _nd=(1, 2, 3),
+    _fn=("conv_transpose1d", "conv_transpose2d", "conv_transpose3d"))
 
 
 class _LazyConv:
@@ -263,16 +249,9 @@ class UninitializedParameter:
 _UNINIT = UninitializedParameter()
 
 
-class LazyConv1d(_LazyConv, Conv1d):
-    _eager = Conv1d
-
-
-class LazyConv2d(_LazyConv, Conv2d):
-    _eager = Conv2d
-
-
-class LazyConv3d(_LazyConv, Conv3d):
-    _eager = Conv3d
+_EAGER = (Conv1d, Conv2d, Conv3d)
+LazyConv1d, LazyConv2d, LazyConv3d = per_dimension("LazyConv{}d", __name__, _LazyConv, _EAGER,
+                                                   _eager=_EAGER)
 
 
 class Unfold(Module):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import warnings
 
+from janusgrad.nn.dims import per_dimension
+
 from ... import _creation, _dtypes
 from ... import _norm as NF
 from .. import functional as F
@@ -30,6 +32,9 @@ def _reset_affine(module) -> None:
 
 
 # ---------------------------------------------------------------- batch and instance norm
+_BATCHNORM = "torch.nn.modules.batchnorm"
+
+
 class _NormBase(Module):
     _version = 2
 
@@ -98,16 +103,9 @@ def _dim_check(expected: tuple, text: str):
     return check
 
 
-class BatchNorm1d(_BatchNorm):
-    _check_input_dim = _dim_check((2, 3), "2D or 3D")
-
-
-class BatchNorm2d(_BatchNorm):
-    _check_input_dim = _dim_check((4,), "4D")
-
-
-class BatchNorm3d(_BatchNorm):
-    _check_input_dim = _dim_check((5,), "5D")
+_BATCH_CHECKS = (_dim_check((2, 3), "2D or 3D"), _dim_check((4,), "4D"), _dim_check((5,), "5D"))
+BatchNorm1d, BatchNorm2d, BatchNorm3d = per_dimension(
+    "BatchNorm{}d", _BATCHNORM, _BatchNorm, _check_input_dim=_BATCH_CHECKS)
 
 
 class _LazyBatchNorm(_BatchNorm):
@@ -131,19 +129,9 @@ class _LazyBatchNorm(_BatchNorm):
         return full.forward(self, input)
 
 
-class LazyBatchNorm1d(_LazyBatchNorm):
-    _full = BatchNorm1d
-    _check_input_dim = BatchNorm1d._check_input_dim
-
-
-class LazyBatchNorm2d(_LazyBatchNorm):
-    _full = BatchNorm2d
-    _check_input_dim = BatchNorm2d._check_input_dim
-
-
-class LazyBatchNorm3d(_LazyBatchNorm):
-    _full = BatchNorm3d
-    _check_input_dim = BatchNorm3d._check_input_dim
+LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d = per_dimension(
+    "LazyBatchNorm{}d", _BATCHNORM, _LazyBatchNorm, _full=(BatchNorm1d, BatchNorm2d, BatchNorm3d),
+    _check_input_dim=_BATCH_CHECKS)
 
 
 class _InstanceNorm(_NormBase):
@@ -175,18 +163,10 @@ class _InstanceNorm(_NormBase):
         return out.squeeze(0) if unbatched else out
 
 
-class InstanceNorm1d(_InstanceNorm):
-    _check_input_dim = _dim_check((2, 3), "2D or 3D")
-
-
-class InstanceNorm2d(_InstanceNorm):
-    _no_batch = 3
-    _check_input_dim = _dim_check((3, 4), "3D or 4D")
-
-
-class InstanceNorm3d(_InstanceNorm):
-    _no_batch = 4
-    _check_input_dim = _dim_check((4, 5), "4D or 5D")
+InstanceNorm1d, InstanceNorm2d, InstanceNorm3d = per_dimension(
+    "InstanceNorm{}d", "torch.nn.modules.instancenorm", _InstanceNorm, _no_batch=(2, 3, 4),
+    _check_input_dim=(_dim_check((2, 3), "2D or 3D"), _dim_check((3, 4), "3D or 4D"),
+                      _dim_check((4, 5), "4D or 5D")))
 
 
 # ---------------------------------------------------------------- group and response norm
@@ -323,16 +303,9 @@ class _DropoutNd(Module):
     extra_repr = Dropout.extra_repr
 
 
-class Dropout1d(_DropoutNd):
-    _fn = staticmethod(NF.dropout1d)
-
-
-class Dropout2d(_DropoutNd):
-    _fn = staticmethod(NF.dropout2d)
-
-
-class Dropout3d(_DropoutNd):
-    _fn = staticmethod(NF.dropout3d)
+Dropout1d, Dropout2d, Dropout3d = per_dimension(
+    "Dropout{}d", "torch.nn.modules.dropout", _DropoutNd,
+    _fn=tuple(map(staticmethod, (NF.dropout1d, NF.dropout2d, NF.dropout3d))))
 
 
 class AlphaDropout(_DropoutNd):
@@ -361,14 +334,11 @@ class Unflatten(Module):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
-for _cls in (BatchNorm1d, BatchNorm2d, BatchNorm3d, LazyBatchNorm1d, LazyBatchNorm2d,
-             LazyBatchNorm3d, _BatchNorm, _NormBase):
-    _cls.__module__ = "torch.nn.modules.batchnorm"
-for _cls in (InstanceNorm1d, InstanceNorm2d, InstanceNorm3d):
-    _cls.__module__ = "torch.nn.modules.instancenorm"
+for _cls in (_BatchNorm, _NormBase):
+    _cls.__module__ = _BATCHNORM
 for _cls in (GroupNorm, LocalResponseNorm):
     _cls.__module__ = "torch.nn.modules.normalization"
 Embedding.__module__ = "torch.nn.modules.sparse"
-for _cls in (Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout):
+for _cls in (AlphaDropout, FeatureAlphaDropout):
     _cls.__module__ = "torch.nn.modules.dropout"
 Unflatten.__module__ = "torch.nn.modules.flatten"

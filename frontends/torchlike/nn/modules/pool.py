@@ -1,6 +1,8 @@
 """Pooling, padding, upsampling and shuffle modules (torch's attributes and extra_repr)."""
 from __future__ import annotations
 
+from janusgrad.nn.dims import per_dimension
+
 from .. import functional as F
 from .module import Module
 
@@ -34,16 +36,8 @@ class _MaxPoolNd(Module):
                 f", dilation={self.dilation}, ceil_mode={self.ceil_mode}")
 
 
-class MaxPool1d(_MaxPoolNd):
-    _d = 1
-
-
-class MaxPool2d(_MaxPoolNd):
-    _d = 2
-
-
-class MaxPool3d(_MaxPoolNd):
-    _d = 3
+MaxPool1d, MaxPool2d, MaxPool3d = per_dimension("MaxPool{}d", __name__, _MaxPoolNd,
+                                                 _d=(1, 2, 3))
 
 
 class AvgPool1d(Module):
@@ -86,12 +80,8 @@ class _AvgPoolNd(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AvgPool2d(_AvgPoolNd):
-    _d = 2
-
-
-class AvgPool3d(_AvgPoolNd):
-    _d = 3
+AvgPool2d, AvgPool3d = per_dimension("AvgPool{}d", __name__, _AvgPoolNd, dims=(2, 3),
+                                     _d=(2, 3))
 
 
 class _AdaptiveAvgPoolNd(Module):
@@ -108,16 +98,9 @@ class _AdaptiveAvgPoolNd(Module):
         return f"output_size={self.output_size}"
 
 
-class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
-    _fn = staticmethod(F.adaptive_avg_pool1d)
-
-
-class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
-    _fn = staticmethod(F.adaptive_avg_pool2d)
-
-
-class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
-    _fn = staticmethod(F.adaptive_avg_pool3d)
+AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = per_dimension(
+    "AdaptiveAvgPool{}d", __name__, _AdaptiveAvgPoolNd, _fn=tuple(map(staticmethod, (
+        F.adaptive_avg_pool1d, F.adaptive_avg_pool2d, F.adaptive_avg_pool3d))))
 
 
 class _AdaptiveMaxPoolNd(Module):
@@ -135,16 +118,9 @@ class _AdaptiveMaxPoolNd(Module):
         return f"output_size={self.output_size}"
 
 
-class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
-    _fn = staticmethod(F.adaptive_max_pool1d)
-
-
-class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
-    _fn = staticmethod(F.adaptive_max_pool2d)
-
-
-class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
-    _fn = staticmethod(F.adaptive_max_pool3d)
+AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = per_dimension(
+    "AdaptiveMaxPool{}d", __name__, _AdaptiveMaxPoolNd, _fn=tuple(map(staticmethod, (
+        F.adaptive_max_pool1d, F.adaptive_max_pool2d, F.adaptive_max_pool3d))))
 
 
 class _MaxUnpoolNd(Module):
@@ -165,16 +141,8 @@ class _MaxUnpoolNd(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class MaxUnpool1d(_MaxUnpoolNd):
-    _d = 1
-
-
-class MaxUnpool2d(_MaxUnpoolNd):
-    _d = 2
-
-
-class MaxUnpool3d(_MaxUnpoolNd):
-    _d = 3
+MaxUnpool1d, MaxUnpool2d, MaxUnpool3d = per_dimension("MaxUnpool{}d", __name__,
+                                                       _MaxUnpoolNd, _d=(1, 2, 3))
 
 
 class _PadNd(Module):
@@ -204,16 +172,8 @@ class _ConstantPadNd(_PadNd):
         return f"padding={self.padding}, value={self.value}"
 
 
-class ConstantPad1d(_ConstantPadNd):
-    _d = 1
-
-
-class ConstantPad2d(_ConstantPadNd):
-    _d = 2
-
-
-class ConstantPad3d(_ConstantPadNd):
-    _d = 3
+ConstantPad1d, ConstantPad2d, ConstantPad3d = per_dimension("ConstantPad{}d", __name__,
+                                                             _ConstantPadNd, _d=(1, 2, 3))
 
 
 class _ZeroPadNd(_ConstantPadNd):
@@ -224,32 +184,16 @@ class _ZeroPadNd(_ConstantPadNd):
         return f"{self.padding}"
 
 
-class ZeroPad1d(_ZeroPadNd):
-    _d = 1
+ZeroPad1d, ZeroPad2d, ZeroPad3d = per_dimension("ZeroPad{}d", __name__, _ZeroPadNd,
+                                                 _d=(1, 2, 3))
 
 
-class ZeroPad2d(_ZeroPadNd):
-    _d = 2
-
-
-class ZeroPad3d(_ZeroPadNd):
-    _d = 3
-
-
-def _pad_class(name, d, mode):
-    return type(name, (_PadNd,), {"_d": d, "_mode": mode, "__module__": __name__,
-                                  "__qualname__": name})
-
-
-ReflectionPad1d = _pad_class("ReflectionPad1d", 1, "reflect")
-ReflectionPad2d = _pad_class("ReflectionPad2d", 2, "reflect")
-ReflectionPad3d = _pad_class("ReflectionPad3d", 3, "reflect")
-ReplicationPad1d = _pad_class("ReplicationPad1d", 1, "replicate")
-ReplicationPad2d = _pad_class("ReplicationPad2d", 2, "replicate")
-ReplicationPad3d = _pad_class("ReplicationPad3d", 3, "replicate")
-CircularPad1d = _pad_class("CircularPad1d", 1, "circular")
-CircularPad2d = _pad_class("CircularPad2d", 2, "circular")
-CircularPad3d = _pad_class("CircularPad3d", 3, "circular")
+ReflectionPad1d, ReflectionPad2d, ReflectionPad3d = per_dimension(
+    "ReflectionPad{}d", __name__, _PadNd, _d=(1, 2, 3), _mode=("reflect",) * 3)
+ReplicationPad1d, ReplicationPad2d, ReplicationPad3d = per_dimension(
+    "ReplicationPad{}d", __name__, _PadNd, _d=(1, 2, 3), _mode=("replicate",) * 3)
+CircularPad1d, CircularPad2d, CircularPad3d = per_dimension(
+    "CircularPad{}d", __name__, _PadNd, _d=(1, 2, 3), _mode=("circular",) * 3)
 
 
 class Upsample(Module):
