@@ -14,6 +14,8 @@ on (a graph break found late, with its warning).
 """
 from __future__ import annotations
 
+import operator
+
 from .. import autograd
 from ..backend import float64, host
 from ..mode import INFERENCE_ON, GradMode, state
@@ -38,22 +40,26 @@ class Entry:
         self.single = self.spec is None and self.kinds[0][0] == "out"
 
 
-class Call:
-    """The state of one replayed call, shared by its nodes (``Node.attrs``)."""
+class Call(list):
+    """The state of one replayed call, shared by its nodes (``Node.attrs``): a list, made
+    in one C call on every replay, with its fields by name."""
 
-    __slots__ = ("entry", "compiled", "key", "args", "kwargs", "sources", "versions",
-                 "pending", "dtypes")
+    __slots__ = ()
+    entry = property(operator.itemgetter(0))
+    compiled = property(operator.itemgetter(1))
+    key = property(operator.itemgetter(2))
+    args = property(operator.itemgetter(3))
+    kwargs = property(operator.itemgetter(4))
+    sources = property(operator.itemgetter(5))
+    versions = property(operator.itemgetter(6))
+    # pending (the parked gradients of several outputs) and dtypes (their shapes and dtypes)
+    pending = property(operator.itemgetter(7), lambda self, v: self.__setitem__(7, v))
+    dtypes = property(operator.itemgetter(8), lambda self, v: self.__setitem__(8, v))
 
-    def __init__(self, entry, compiled, key, args, kwargs, sources) -> None:
-        self.entry = entry
-        self.compiled = compiled
-        self.key = key
-        self.args = args
-        self.kwargs = kwargs
-        self.sources = sources
-        self.versions = [0 if t._version is None else t._version[0] for t in sources]
-        self.pending = None
-        self.dtypes = None
+
+def _call(entry, compiled, key, args, kwargs, sources) -> Call:
+    return Call((entry, compiled, key, args, kwargs, sources,
+                 [0 if t._version is None else t._version[0] for t in sources], None, None))
 
 
 def run(entry: Entry, compiled, key, sources, args, kwargs):
@@ -110,7 +116,7 @@ def _attach(entry, compiled, key, sources, args, kwargs, tensors, saved) -> None
     # (the shapes and dtypes of the sources are the trace's: they are in the key)
     parents = tuple([sources[i].node or sources[i] for i in entry.rg_sources])
     shapes, dtypes = entry.shapes, entry.dtypes
-    call = Call(entry, compiled, key, args, kwargs, sources)
+    call = _call(entry, compiled, key, args, kwargs, sources)
     slots = entry.diff_slots
     first = tensors[slots[0]]
     if entry.saved_sources:
