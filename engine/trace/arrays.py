@@ -263,15 +263,7 @@ class TracedArray:
         a = np.asarray(self._a)
         return a if dtype is None else a.astype(dtype)
 
-    # -- metadata: fixed by the guard key, read freely
-    shape = property(lambda self: self._a.shape)
-    dtype = property(lambda self: self._a.dtype)
-    ndim = property(lambda self: self._a.ndim)
-    size = property(lambda self: self._a.size)
-    itemsize = property(lambda self: self._a.itemsize)
-    nbytes = property(lambda self: self._a.nbytes)
-    strides = property(lambda self: self._a.strides)
-    flags = property(lambda self: self._a.flags)
+    # -- metadata (shape, dtype, ...: below) is fixed by the guard key and read freely
     T = property(lambda self: record_call(_transpose, (self,), None))
     mT = property(lambda self: record_call(_swap_last, (self,), None))
     real = property(lambda self: record_call(np.real, (self,), None))
@@ -307,6 +299,9 @@ class TracedArray:
 
     __hash__ = None  # type: ignore[assignment]
 
+
+for _name in ("shape", "dtype", "ndim", "size", "itemsize", "nbytes", "strides", "flags"):
+    setattr(TracedArray, _name, property(operator.attrgetter(f"_a.{_name}")))
 
 _ESCAPES = {"a tensor's value was read as a Python bool": "__bool__",
             "a tensor's value was read as a Python float": "__float__",
