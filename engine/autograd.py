@@ -491,6 +491,14 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool =
     """Accumulate d(tensors)/d(leaves) into the leaves' ``.grad``."""
     if TRACING[0] is not None:  # a compiled function's trace replays no backward of its own
         TRACING[0].escape("a backward inside the function")
+    if type(tensors) is tuple and len(tensors) == 1 and grad_tensors is None and \
+            inputs is None and not create_graph:
+        # the usual loss.backward(): through one node (a compiled call) without the lists
+        t = tensors[0]
+        a = t.array
+        if t.node is not None and t._rg and type(a) is ndarray and not a.ndim and \
+                _one_node(t, type(t).wrap(_np_array(1, a.dtype)), bool(retain_graph)):
+            return
     tensors = list(tensors)
     grads = list(grad_tensors) if grad_tensors is not None else [None] * len(tensors)
     if len(grads) != len(tensors):
@@ -562,7 +570,10 @@ def _one_node(root, seed, retain_graph: bool) -> bool:
         dt = n.dtypes[i]
         if gi.dtype is not dt and gi.dtype != dt:
             gi = gi.astype(dt)
-        _deliver(p, _wrap_array(gi, cls), None, None, True, False)
+        if type(gi) is type(p.array):  # (a plain leaf without hooks: _deliver's last step)
+            accumulate_grad(p, cls.wrap(gi if type(gi) is ndarray else _arr(gi)))
+        else:
+            _deliver(p, _wrap_array(gi, cls), None, None, True, False)
     return True
 
 
