@@ -491,13 +491,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool =
     """Accumulate d(tensors)/d(leaves) into the leaves' ``.grad``."""
     if TRACING[0] is not None:  # a compiled function's trace replays no backward of its own
         TRACING[0].escape("a backward inside the function")
-    if type(tensors) is tuple and len(tensors) == 1 and grad_tensors is None and \
-            inputs is None and not create_graph:
+    if (type(tensors) is tuple or type(tensors) is list) and len(tensors) == 1 and \
+            grad_tensors is None and inputs is None and not create_graph:
         # the usual loss.backward(): through one node (a compiled call) without the lists
         t = tensors[0]
         a = t.array
         if t.node is not None and t._rg and type(a) is ndarray and not a.ndim and \
-                _one_node(t, type(t).wrap(_np_array(1, a.dtype)), bool(retain_graph)):
+                _one_node(t, None, bool(retain_graph)):
             return
     tensors = list(tensors)
     grads = list(grad_tensors) if grad_tensors is not None else [None] * len(tensors)
@@ -523,12 +523,14 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool =
 
 
 def _one_node(root, seed, retain_graph: bool) -> bool:
-    """A backward through one node whose inputs are plain leaves (a compiled call's graph):
+    """A backward through one node whose inputs are plain leaves (a compiled call's graph;
+    ``seed`` None: ones, the root being a 0-d numpy array):
     the node's rule on arrays, then each leaf's accumulation, without the scheduler's walk.
     False, with nothing done, wherever the general path has more to do (hooks, views,
     anomaly mode, a seed that requires grad, a released graph, a non-leaf input)."""
     n = root.node
-    if n is None or seed._rg or anomaly.enabled or n.hooks is not None or n.released:
+    if n is None or (seed is not None and seed._rg) or anomaly.enabled or \
+            n.hooks is not None or n.released:
         return False
     op = n.op
     if type(op) is not OpDef or op.arrays is None:
@@ -540,6 +542,8 @@ def _one_node(root, seed, retain_graph: bool) -> bool:
             return False
     if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None):
         check_versions(n)
+    if seed is None:  # (backward()'s implicit seed of a 0-d numpy root, made only now)
+        seed = type(root).wrap(_np_array(1, root.array.dtype))
     g = seed.array
     prev_mode = set_grad(False)
     quiet = backend_quiet()
