@@ -27,7 +27,7 @@ import operator
 from .backend import MODULES, as_array, host, ndarray
 from .backend import quiet as backend_quiet
 from .links import attached, linked_grads
-from .mode import TRACING, anomaly, restore_grad, set_grad, state
+from .mode import anomaly, restore_grad, set_grad, state
 from .ops import OpDef
 from .ops.shape import sum_to_array
 from .tensor import LAST_CHANGE, Node, Tensor
@@ -313,7 +313,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
                                 # of them only reads it.  A graph tensor, or a seed that
                                 # requires grad, stays itself.
                                 if (arrays or (gi.node is None and not gi._rg)) and (
-                                        (targets is not None and TRACING[0] is None)
+                                        (targets is not None and state.tracing is None)
                                         or not (_reads_only(parents[j]) or _reads_only(p))):
                                     gi = gi.copy() if arrays else type(gi).wrap(gi.array.copy())
                                 break
@@ -489,8 +489,8 @@ def prepare_seeds(roots, grads):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool = False,
              inputs=None) -> None:
     """Accumulate d(tensors)/d(leaves) into the leaves' ``.grad``."""
-    if TRACING[0] is not None:  # a compiled function's trace replays no backward of its own
-        TRACING[0].escape("a backward inside the function")
+    if state.tracing is not None:  # a compiled function's trace replays no backward of its own
+        state.tracing.escape("a backward inside the function")
     if (type(tensors) is tuple or type(tensors) is list) and len(tensors) == 1 and \
             grad_tensors is None and inputs is None and not create_graph:
         # the usual loss.backward(): through one node (a compiled call) without the lists
@@ -588,8 +588,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     Only nodes on a path from ``outputs`` to ``inputs`` are visited; no ``.grad``
     is touched (except those a hook or retain_grad writes).
     """
-    if TRACING[0] is not None:  # a compiled function's trace replays no backward of its own
-        TRACING[0].escape("a backward inside the function")
+    if state.tracing is not None:  # a compiled function's trace replays no backward of its own
+        state.tracing.escape("a backward inside the function")
     outputs = list(outputs)
     inputs = list(inputs)
     grads = list(grad_outputs) if grad_outputs is not None else [None] * len(outputs)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import weakref
 
 from .backend import MODULES, as_array, float64
-from .mode import TRACING, state
+from .mode import state
 from .ops import OpDef
 from .tensor import Node, Tensor, record
 
@@ -196,8 +196,8 @@ def apply(op: FunctionOp, ctx: Context, inputs, run_forward):
     input).  Returns forward's result with its differentiable tensor outputs
     attached to the graph.
     """
-    if TRACING[0] is not None:  # its backward is Python a trace cannot replay
-        TRACING[0].escape("a custom autograd function")
+    if state.tracing is not None:  # its backward is Python a trace cannot replay
+        state.tracing.escape("a custom autograd function")
     needs = tuple(isinstance(a, Tensor) and a.requires_grad for a in inputs)
     ctx.needs_input_grad = needs
     ctx._tensor_inputs = tuple(isinstance(a, Tensor) for a in inputs)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import weakref
 
-from .mode import TRACING
+from .mode import state
 from .tensor import Tensor
 
 _ids = itertools.count()
@@ -53,8 +53,8 @@ class HookHandle:
 
 
 def _hooks_of(t: Tensor) -> Hooks:
-    if TRACING[0] is not None:  # a trace replays no hooks (engine.trace)
-        TRACING[0].escape("a gradient hook registered inside the function")
+    if state.tracing is not None:  # a trace replays no hooks (engine.trace)
+        state.tracing.escape("a gradient hook registered inside the function")
     if t.node is None:
         h = t._hooks
         if h is None:

@@ -20,6 +20,10 @@ class _State(threading.local):
         # backwards running in this thread: their derivative rules combine the operands
         # the forward had already promoted, so a strict dialect's refusal does not apply
         self.rules = 0
+        # the active trace (engine.trace.arrays.Recorder) while a compiled function records
+        # its first call in this thread, else None: read by what a trace cannot capture
+        # (random streams, hooks, custom functions) to note why the trace is invalid
+        self.tracing = None
 
     @property
     def enabled(self) -> bool:
@@ -39,11 +43,6 @@ class _State(threading.local):
 
 
 state = _State()
-
-# The active trace (engine.trace.arrays.Recorder) while a compiled function records its
-# first call, else None: read by what a trace cannot capture (random streams, hooks, custom
-# functions) to note why the trace is invalid.
-TRACING: list = [None]
 
 
 class _Anomaly:

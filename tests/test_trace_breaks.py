@@ -298,3 +298,47 @@ def test_a_tensor_passed_twice():
         np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy())
     assert type(x.array) is np.ndarray and type(y.array) is np.ndarray
     assert c.stats["traces"] == 2
+
+
+def test_a_trace_in_one_thread_is_not_disturbed_by_another():
+    """The active trace is per thread: another thread drawing random numbers (a break, in
+    the traced thread) while a trace records leaves that trace valid."""
+    import threading
+
+    inside, drawn = threading.Event(), threading.Event()
+
+    def f(x):
+        inside.set()
+        drawn.wait(10)
+        return (x * 2.0).sum()
+
+    c = trace.compiled(f)
+    t = threading.Thread(target=lambda: c(_x(3)))
+    t.start()
+    inside.wait(10)
+    torch.rand(3)  # this thread's draw: not the traced thread's
+    drawn.set()
+    t.join(10)
+    assert c.stats["traces"] == 1 and c.stats["breaks"] == []
+
+
+def test_a_compiled_training_loop_keeps_memory_flat():
+    import gc
+
+    net = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
+    step = torch.compile(net)
+    opt = torch.optim.SGD(net.parameters(), lr=0.01)
+    x = torch.tensor(np.ones((5, 4), F32))
+
+    def run(n):
+        for _ in range(n):
+            opt.zero_grad()
+            step(x).sum().backward()
+            opt.step()
+        gc.collect()
+        return len(gc.get_objects())
+
+    run(20)
+    before = run(10)
+    after = run(200)
+    assert after - before < 50, (before, after)

@@ -24,7 +24,7 @@ import itertools
 from collections.abc import Mapping
 
 from ..backend import to_device
-from ..mode import TRACING
+from ..mode import state
 from ..params import assign_
 from ..tensor import Tensor
 
@@ -61,9 +61,9 @@ class ModuleCore:
 
     # ---------------------------------------------------------------- attribute routing
     def __setattr__(self, name: str, value) -> None:
-        if TRACING[0] is not None and isinstance(value, Tensor):
+        if state.tracing is not None and isinstance(value, Tensor):
             # (d2l's attention keeps its weights so: a replay would not set them again)
-            TRACING[0].escape("a tensor stored on a module inside the function (a Python "
+            state.tracing.escape("a tensor stored on a module inside the function (a Python "
                               "side effect a replay would not repeat)")
         d = self.__dict__
         params = d.get("_parameters")

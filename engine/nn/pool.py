@@ -24,7 +24,7 @@ import math
 import struct
 
 from ..backend import host, xp_of
-from ..mode import TRACING
+from ..mode import state
 from ..ops import defop, spec
 from ..ops import elementwise as E
 from ..ops import index as I
@@ -200,7 +200,7 @@ def _first_max(best, bi, v, j, nan):
 
 def _finish_max(x, idx, valid, d, low):
     # (a trace takes the general form, which gives the same bits, instead of reading values)
-    if valid is not None and (TRACING[0] is not None or not bool(valid.all())):
+    if valid is not None and (state.tracing is not None or not bool(valid.all())):
         xp = xp_of(idx)
         out = _gather_plane(x, xp.where(valid, idx, 0), d)
         return E.where_(_const(x, valid), out, low), idx

@@ -26,7 +26,7 @@ from ..backend import (
     to_device,
     xp_of,
 )
-from ..mode import TRACING
+from ..mode import state
 from ..tensor import Tensor, unrecorded
 from . import check_same_device
 
@@ -87,8 +87,8 @@ class Generator:
     def rng(self):
         """numpy's generator behind the stream (a trace that draws from it is invalid:
         engine.trace notes that and puts the stream back as it was)."""
-        if TRACING[0] is not None:
-            TRACING[0].draws(self)
+        if state.tracing is not None:
+            state.tracing.draws(self)
         return self._rng
 
     @rng.setter

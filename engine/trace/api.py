@@ -19,7 +19,7 @@ from typing import Any
 from .. import autograd
 from ..backend import host
 from ..dialect import DEFAULT, Dialect
-from ..mode import TRACING, GradMode, state
+from ..mode import GradMode, state
 from ..tensor import Node, Tensor, _seq
 from . import replay
 from .arrays import GuardFailed, Recorder, TracedArray, note_escape
@@ -81,7 +81,7 @@ class Compiled:
         return functools.partial(self, obj)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not _ENABLED[0] or TRACING[0] is not None:  # off, or inside another trace
+        if not _ENABLED[0] or state.tracing is not None:  # off, or inside another trace
             self.stats["eager"] += 1
             return self.fn(*args, **kwargs)
         sources, key = self._sources(args, kwargs)
@@ -321,7 +321,7 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
         installed.append(tr)
         t.array = tr
     start = next(_seq)
-    TRACING[0] = rec
+    state.tracing = rec
     try:
         result = compiled.fn(*args, **kwargs)
         leaves, spec = _flatten(result)
@@ -352,7 +352,7 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
         else:
             diff = []
     finally:
-        TRACING[0] = None
+        state.tracing = None
         for t, a, tr, (g, ga) in zip(sources, originals, installed, saved_grads):
             if t.array is not tr:  # (x.data = ...: the eager run after the break does it)
                 rec.escape("a tensor's data replaced inside the function")
@@ -489,7 +489,7 @@ def set_enabled(flag: bool) -> None:
 
 def is_tracing() -> bool:
     """Whether a trace is being recorded now (inside a compiled function's first call)."""
-    return TRACING[0] is not None
+    return state.tracing is not None
 
 
 def disabled(fn: Callable) -> Callable:

@@ -23,7 +23,7 @@ import numpy as np
 import scipy.special
 
 from .. import backend
-from ..mode import TRACING
+from ..mode import state
 
 
 class Var:
@@ -97,7 +97,7 @@ class Recorder:
 def note_escape(what: str) -> None:
     """A value left the traced arrays (or something untraceable happened) in the active
     trace, if any."""
-    rec = TRACING[0]
+    rec = state.tracing
     if rec is not None:
         rec.escape(what)
 
@@ -188,7 +188,7 @@ def record_call(fn, args, kwargs):
     real_args, targs = _split(args)
     real_kwargs, tkwargs = _split(kwargs) if kwargs else ({}, {})
     result = fn(*real_args, **real_kwargs)
-    rec = TRACING[0]
+    rec = state.tracing
     if rec is None:  # a traced array used after its trace: plain values from now on
         return result
     tainted = _tainted(args) or _tainted(kwargs)
@@ -272,7 +272,7 @@ class TracedArray:
     @property
     def base(self):
         b = getattr(self._a, "base", None)
-        rec = TRACING[0]
+        rec = state.tracing
         return None if b is None or rec is None else rec.values.get(id(b))
 
     def __len__(self) -> int:
@@ -332,7 +332,7 @@ def _bool(self) -> bool:
     a step that checks, at every replay, that the value is the same; where it is not, that
     call runs eagerly (engine.trace.api), so the branch eager takes is always the one run."""
     value = bool(self._a)
-    rec = TRACING[0]
+    rec = state.tracing
     if self._t and rec is not None:
         rec.steps.append(Step(_guard, (self._v, value), {}, None, self._v))
     return value
