@@ -4,7 +4,7 @@ A call's *sources* are the tensors the function reads: those in its arguments (w
 through tuples, lists and dicts), then the parameters and buffers of its modules (given,
 or found on the function: a bound method's object, its closure cells and the globals it
 names), then the other tensors found there.  The guard key is the arguments' structure
-and Python values, each source's shape, dtype, contiguity and requires-grad flag, the
+and Python values, each source's shape, dtype, strides and requires-grad flag, the
 modules' training flags and grad mode.  (Parameter *values* are not in the key: a replay
 reads each source's array at call time, so an optimizer's in-place step needs no new
 trace; a parameter replaced by another tensor changes the key through its identity.)
@@ -202,8 +202,7 @@ class Compiled:
 # ---------------------------------------------------------------- scanning
 def _meta(t: Tensor) -> tuple:
     a = t.array
-    return (type(t), type(a), a.shape, a.dtype, t._rg,
-            a.flags.c_contiguous if type(a) is host.ndarray else None)  # host-ok: numpy traces
+    return (type(t), type(a), a.shape, a.dtype, t._rg, a.strides)
 
 
 def _scan(obj, key: list, sources: list) -> None:

@@ -120,10 +120,10 @@ def _attach(entry, compiled, key, sources, args, kwargs, tensors, saved) -> None
     slots = entry.diff_slots
     first = tensors[slots[0]]
     if entry.saved_sources:
-        saved_tensors = [sources[i] for i in entry.saved_sources]
-        node = Node(COMPILED, parents, shapes, dtypes, (*saved_tensors, saved), call,
-                    type(first))
-        node.versions = (*(t.version for t in saved_tensors), 0)
+        versions = call[6]  # (read once, by _call)
+        node = Node(COMPILED, parents, shapes, dtypes,
+                    (*[sources[i] for i in entry.saved_sources], saved), call, type(first))
+        node.versions = (*[versions[i] for i in entry.saved_sources], 0)
     else:
         node = Node(COMPILED, parents, shapes, dtypes, (saved,), call, type(first))
     if len(slots) == 1:
