@@ -1,8 +1,9 @@
 """Compiled models of D2L's chapters against eager, bit for bit: an MLP, LeNet, a
-convolution with batch norm (evaluation mode), a GRU, a Transformer encoder layer
-(evaluation mode) and, in paddle's dialect, LeNet.  Each trains three SGD steps eagerly and
-compiled from the same initial weights; the weights after each step must be equal, and the
-compiled model must have replayed (one trace, then replays: no graph break)."""
+convolution with batch norm (training and evaluation mode), a GRU, a Transformer encoder
+layer (evaluation mode) and, in paddle's dialect, LeNet with batch norm.  Each trains three
+SGD steps eagerly and compiled from the same initial weights; the weights and buffers after
+each step must be equal, and the compiled model must have replayed (one trace, then
+replays: no graph break)."""
 from __future__ import annotations
 
 import numpy as np
@@ -25,6 +26,12 @@ def _lenet():
     return nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.Sigmoid(), nn.AvgPool2d(2),
                          nn.Conv2d(4, 6, 3), nn.Sigmoid(), nn.MaxPool2d(2), nn.Flatten(),
                          nn.Linear(6, 10)), (8, 1, 8, 8)
+
+
+def _conv_bn_train():  # (running statistics updated in place: the replay does it too)
+    nn = torch.nn
+    return nn.Sequential(nn.Conv2d(1, 3, 3), nn.BatchNorm2d(3), nn.ReLU(), nn.Flatten(),
+                         nn.Linear(108, 10)), (8, 1, 8, 8)
 
 
 def _conv_bn_eval():
@@ -66,8 +73,10 @@ def _encoder():
     return net, (6, 8, 8)
 
 
-@pytest.mark.parametrize("build", [_mlp, _lenet, _conv_bn_eval, _gru, _encoder],
-                         ids=["mlp", "lenet", "conv_bn_eval", "gru", "encoder_eval"])
+@pytest.mark.parametrize("build", [_mlp, _lenet, _conv_bn_train, _conv_bn_eval, _gru,
+                                   _encoder],
+                         ids=["mlp", "lenet", "conv_bn_train", "conv_bn_eval", "gru",
+                              "encoder_eval"])
 def test_torch_models_train_like_eager(build):
     torch.manual_seed(0)
     eager, shape = build()
@@ -83,20 +92,21 @@ def test_torch_models_train_like_eager(build):
             opt.zero_grad()
             torch.nn.functional.cross_entropy(model(x), y).backward()
             opt.step()
-    for p, q in zip(eager.parameters(), net.parameters()):
-        np.testing.assert_array_equal(p.detach().numpy(), q.detach().numpy())
+    for (k, p), q in zip(eager.state_dict().items(), net.state_dict().values()):
+        np.testing.assert_array_equal(p.numpy(), q.numpy(), err_msg=k)
+        assert p.version == q.version, k  # (buffers moved as often as eagerly)
     stats = compiled.forward.stats if hasattr(compiled.forward, "stats") else None
     assert stats is not None and stats["breaks"] == [] and stats["replays"] == 2, stats
 
 
-def test_paddle_lenet_trains_like_eager():
+def test_paddle_lenet_with_batch_norm_trains_like_eager():
     nn = paddle.nn
 
     def build():
         paddle.seed(0)
-        return nn.Sequential(nn.Conv2D(1, 4, 3, padding=1), nn.Sigmoid(), nn.AvgPool2D(2),
-                             nn.Conv2D(4, 6, 3), nn.Sigmoid(), nn.MaxPool2D(2), nn.Flatten(),
-                             nn.Linear(6, 10))
+        return nn.Sequential(nn.Conv2D(1, 4, 3, padding=1), nn.BatchNorm2D(4), nn.Sigmoid(),
+                             nn.AvgPool2D(2), nn.Conv2D(4, 6, 3), nn.Sigmoid(),
+                             nn.MaxPool2D(2), nn.Flatten(), nn.Linear(6, 10))
 
     eager, net = build(), build()
     compiled = paddle.jit.to_static(net)
@@ -110,5 +120,7 @@ def test_paddle_lenet_trains_like_eager():
             opt.clear_grad()
             nn.functional.cross_entropy(model(x), y).backward()
             opt.step()
-    for p, q in zip(eager.parameters(), net.parameters()):
-        np.testing.assert_array_equal(p.numpy(), q.numpy())
+    for (k, p), q in zip(eager.state_dict().items(), net.state_dict().values()):
+        np.testing.assert_array_equal(p.numpy(), q.numpy(), err_msg=k)
+    stats = compiled.forward.stats
+    assert stats["breaks"] == [] and stats["replays"] == 2, stats

@@ -310,6 +310,7 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
     """Run the function once on traced arrays; an Entry, or the cause of a break (str)."""
     originals = [t.array for t in sources]
     versions = [t.version for t in sources]
+    version_lists = [t._version for t in sources]
     # a backward inside the function (a break) accumulates into .grad while tracing: undone
     saved_grads = [(t._grad, None if t._grad is None else t._grad.array) for t in sources]
     source_vars = []
@@ -362,12 +363,25 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
         rec.restore_random()  # the eager run that follows a break draws the same numbers
     if rec.escapes:
         return rec.escapes[0]
-    for t, v in zip(sources, versions):
+    bumps = []
+    for i, (t, v, lst) in enumerate(zip(sources, versions, version_lists)):
         if t.version != v:
-            return "an in-place change of a tensor the function reads (an input, a " \
-                   "parameter or a buffer)"
-    return _entry(rec, sources, source_vars, leaves, spec, outs, diff, rg_sources, grads,
-                  seeds, fwd_end)
+            if t._rg:
+                return "an in-place change of a tensor the function reads that requires " \
+                       "grad (an input or a parameter)"
+            # a buffer updated in place (batch norm's running statistics): the replay writes
+            # into it as the trace did and moves its version as eager would; the trace's
+            # own moves (on the tensor, not its data) are undone
+            bumps.append((i, t.version - v))
+            if lst is None:
+                t._version = None
+            else:
+                lst[0] = v
+    entry = _entry(rec, sources, source_vars, leaves, spec, outs, diff, rg_sources, grads,
+                   seeds, fwd_end)
+    if bumps and type(entry) is not str:
+        entry.bumps = bumps
+    return entry
 
 
 def _foreign(outs, diff, sources, start) -> str | None:

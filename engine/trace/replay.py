@@ -31,13 +31,14 @@ class Entry:
 
     __slots__ = ("forward", "backward", "forward_source", "backward_source", "kinds", "spec",
                  "n_out", "diff_slots", "diff_leaves", "rg_sources", "saved_sources",
-                 "out_saved", "shapes", "dtypes", "single")
+                 "out_saved", "shapes", "dtypes", "single", "bumps")
 
     def __init__(self, **fields) -> None:
         for k, v in fields.items():
             setattr(self, k, v)
         # the common result, one tensor (the first output), for run's short path
         self.single = self.spec is None and self.kinds[0][0] == "out"
+        self.bumps = ()  # (source, count): buffers the function changes in place
 
 
 class Call(list):
@@ -65,6 +66,9 @@ def _call(entry, compiled, key, args, kwargs, sources) -> Call:
 def run(entry: Entry, compiled, key, sources, args, kwargs):
     """One replayed call: the function's result, attached to the graph when it records."""
     res = entry.forward(*[t.array for t in sources])
+    for i, count in entry.bumps:  # (the forward wrote into these buffers, as eager does)
+        for _ in range(count):
+            sources[i].bump_version()
     if entry.single and not state.mode:  # one tensor, grad mode on
         a = res[0]
         if type(a) is not ndarray:
