@@ -342,3 +342,19 @@ def test_a_compiled_training_loop_keeps_memory_flat():
     before = run(10)
     after = run(200)
     assert after - before < 50, (before, after)
+
+
+def test_versions_after_a_break_are_eagers():
+    def f(x, buf):
+        buf.add_(1.0)  # a buffer: replayed
+        x.detach().mul_(2.0)  # an input that requires grad: a break
+        return x * 1.0
+
+    x1, x2 = _x(3), _x(3)
+    b1, b2 = _x(3, grad=False), _x(3, grad=False)
+    c = trace.compiled(f)
+    with pytest.warns(UserWarning, match="in-place change"):
+        c(x1, b1)
+    f(x2, b2)
+    assert (x1.version, b1.version) == (x2.version, b2.version)
+    np.testing.assert_array_equal(b1.numpy(), b2.numpy())

@@ -361,22 +361,23 @@ def _record(compiled: Compiled, rec: Recorder, sources, args, kwargs):
             if g is not None:
                 g.array = ga
         rec.restore_random()  # the eager run that follows a break draws the same numbers
-    if rec.escapes:
-        return rec.escapes[0]
-    bumps = []
-    for i, (t, v, lst) in enumerate(zip(sources, versions, version_lists)):
-        if t.version != v:
-            if t._rg:
-                return "an in-place change of a tensor the function reads that requires " \
-                       "grad (an input or a parameter)"
-            # a buffer updated in place (batch norm's running statistics): the replay writes
-            # into it as the trace did and moves its version as eager would; the trace's
-            # own moves (on the tensor, not its data) are undone
-            bumps.append((i, t.version - v))
+        # the trace's in-place changes moved the sources' versions (the tensors', not their
+        # data's): undone, the replay (or the eager run after a break) moves them as eager
+        moved = [t.version - v for t, v in zip(sources, versions)]
+        for t, v, lst in zip(sources, versions, version_lists):
             if lst is None:
                 t._version = None
             else:
                 lst[0] = v
+    if rec.escapes:
+        return rec.escapes[0]
+    bumps = []
+    for i, (t, m) in enumerate(zip(sources, moved)):
+        if m:
+            if t._rg:
+                return "an in-place change of a tensor the function reads that requires " \
+                       "grad (an input or a parameter)"
+            bumps.append((i, m))  # a buffer changed in place (batch norm's statistics)
     entry = _entry(rec, sources, source_vars, leaves, spec, outs, diff, rg_sources, grads,
                    seeds, fwd_end)
     if bumps and type(entry) is not str:
