@@ -86,7 +86,8 @@ class Compiled:
             return self.fn(*args, **kwargs)
         sources, key = self._sources(args, kwargs)
         entry = self._cache.get(key)
-        if entry is None:  # (the call that traces counts as a trace only)
+        traced = entry is None  # (the call that traces counts as a trace only)
+        if traced:
             if len(self._cache) >= self.cache_limit:
                 self._warn("limit", *self.dialect.compile_limit(self.name, self.cache_limit))
                 self.stats["eager"] += 1
@@ -98,16 +99,15 @@ class Compiled:
         elif type(entry) is Eager:
             self.stats["eager"] += 1
             return self.fn(*args, **kwargs)
-        else:
-            try:
-                result = replay.run(entry, self, key, sources, args, kwargs)
-            except GuardFailed:  # a value the trace assumed differs: this call eagerly
-                self.guard_failed(key)
-                self.stats["eager"] += 1
-                return self.fn(*args, **kwargs)
+        try:
+            result = replay.run(entry, self, key, sources, args, kwargs)
+        except GuardFailed:  # a value the trace assumed differs: this call eagerly
+            self.stats["eager"] += 1
+            self.guard_failed(key)
+            return self.fn(*args, **kwargs)
+        if not traced:
             self.stats["replays"] += 1
-            return result
-        return replay.run(entry, self, key, sources, args, kwargs)
+        return result
 
     def guard_failed(self, key) -> None:
         """A replay of ``key`` met a value other than its trace's: after a few, the key runs
@@ -156,10 +156,10 @@ class Compiled:
             self._warned.add(what)
             warnings.warn(message, category, stacklevel=4)
 
-    def _break(self, cause: str) -> Eager:
+    def _break(self, cause: str, reason: Exception | None = None) -> Eager:
         self.stats["breaks"].append(cause)
         if self.fullgraph:
-            raise self.dialect.compile_unsupported(self.name, cause)
+            raise self.dialect.compile_unsupported(self.name, cause) from reason
         self._warn(cause, *self.dialect.compile_break(self.name, cause))
         return Eager(cause)
 
@@ -185,12 +185,8 @@ class Compiled:
         except Exception as e:  # noqa: BLE001 - the eager run below raises it again
             # (what made the trace invalid first, if anything did, is the better cause)
             cause = rec.escapes[0] if rec.escapes else f"tracing raised {type(e).__name__}: {e}"
-            self.stats["breaks"].append(cause)
             result = self.fn(*args, **kwargs)  # a real error raises here, as eagerly
-            if self.fullgraph:
-                raise self.dialect.compile_unsupported(self.name, cause) from e
-            self._warn(cause, *self.dialect.compile_break(self.name, cause))
-            return Eager(cause), result
+            return self._break(cause, e), result
         if type(entry) is str:
             return self._eager_now(self._break(entry), args, kwargs)
         return entry
@@ -256,9 +252,13 @@ def _is_module(v) -> bool:
     return isinstance(v, _MODULE_TYPE[0])
 
 
+def _readable(v) -> bool:
+    """Whether a compiled function may read tensors through ``v``: a tensor or a module."""
+    return isinstance(v, Tensor) or _is_module(v)
+
+
 def _holds(v) -> bool:
-    return isinstance(v, Tensor) or _is_module(v) or (
-        type(v) in (list, tuple) and any(isinstance(x, Tensor) or _is_module(x) for x in v))
+    return _readable(v) or (type(v) in (list, tuple) and any(_readable(x) for x in v))
 
 
 def _holders(fn) -> list:
@@ -298,10 +298,10 @@ def _found(values) -> list:
     """Tensors and modules among ``values`` (and inside lists and tuples of them)."""
     out = []
     for v in values:
-        if isinstance(v, Tensor) or _is_module(v):
+        if _readable(v):
             out.append(v)
         elif type(v) in (list, tuple):
-            out.extend(x for x in v if isinstance(x, Tensor) or _is_module(x))
+            out.extend(x for x in v if _readable(x))
     return out
 
 
@@ -413,21 +413,14 @@ def _foreign(outs, diff, sources, start) -> str | None:
 def _flatten(obj):
     """(leaves, spec) of a result made of tuples, lists and dicts."""
     t = type(obj)
-    if t is tuple or t is list:
-        leaves, specs = [], []
-        for x in obj:
-            lv, sp = _flatten(x)
-            leaves.extend(lv)
-            specs.append(sp)
-        return leaves, (t, specs)
-    if t is dict:
-        leaves, specs = [], []
-        for x in obj.values():
-            lv, sp = _flatten(x)
-            leaves.extend(lv)
-            specs.append(sp)
-        return leaves, (dict, list(obj), specs)
-    return [obj], None
+    if t is not tuple and t is not list and t is not dict:
+        return [obj], None
+    leaves, specs = [], []
+    for x in (obj.values() if t is dict else obj):
+        lv, sp = _flatten(x)
+        leaves.extend(lv)
+        specs.append(sp)
+    return leaves, ((dict, list(obj), specs) if t is dict else (t, specs))
 
 
 def _entry(rec, sources, source_vars, leaves, spec, outs, diff, rg_sources, grads, seeds,
@@ -449,7 +442,7 @@ def _entry(rec, sources, source_vars, leaves, spec, outs, diff, rg_sources, grad
             if v.n not in var_slot:
                 var_slot[v.n] = len(out_vars)
                 out_vars.append(v)
-            kinds.append(("out", var_slot[v.n], type(x), x.array._a.dtype))
+            kinds.append(("out", var_slot[v.n], type(x)))
         else:
             kinds.append(("const", x))
     for x in outs:  # an output that is a view of what the function read

@@ -55,8 +55,8 @@ class Recorder:
         self.steps: list[Step] = []
         self.count = 0
         self.escapes: list[str] = []
-        self.values: dict[int, TracedArray] = {}  # id(real value) -> its traced array
-        self.keep: list = []  # every real value, so ids are not reused during the trace
+        # id(real value) -> its traced array (which keeps the value alive: ids are not reused)
+        self.values: dict[int, TracedArray] = {}
         self.traced: dict[int, TracedArray] = {}  # variable number -> its traced array
         self.rng_states: dict = {}  # id(generator) -> (generator, its state before)
         self.by_root: dict = {}  # id(memory owner) -> traced arrays over that memory
@@ -66,7 +66,6 @@ class Recorder:
         self.count += 1
         t = TracedArray(real, v, tainted)
         self.values[id(real)] = t
-        self.keep.append(real)
         self.traced[v.n] = t
         if isinstance(real, np.ndarray):
             self.by_root.setdefault(id(_root(real)), []).append(t)
@@ -228,11 +227,11 @@ def _float_constants(real_args, targs):
 
 
 # ---------------------------------------------------------------- the traced array
-def _escape(what):
+def _escape(what, name):
     def f(self, *args, **kwargs):
         if self._t:  # (a value made from constants alone is the same at every replay)
             note_escape(what)
-        return getattr(self._a, _ESCAPES[what])(*args, **kwargs)
+        return getattr(self._a, name)(*args, **kwargs)
     return f
 
 
@@ -303,8 +302,8 @@ class TracedArray:
 for _name in ("shape", "dtype", "ndim", "size", "itemsize", "nbytes", "strides", "flags"):
     setattr(TracedArray, _name, property(operator.attrgetter(f"_a.{_name}")))
 
-_ESCAPES = {"a tensor's value was read as a Python bool": "__bool__",
-            "a tensor's value was read as a Python float": "__float__",
+# (a truth value is a guard, not an escape: _bool below)
+_ESCAPES = {"a tensor's value was read as a Python float": "__float__",
             "a tensor's value was read as a Python int": "__int__",
             "a tensor's value was used as an index": "__index__",
             "a tensor's value was read as a Python complex": "__complex__",
@@ -314,7 +313,7 @@ _ESCAPES = {"a tensor's value was read as a Python bool": "__bool__",
             "a tensor's value was printed": "__str__",
             "a tensor's value was formatted": "__format__"}
 for _what, _name in _ESCAPES.items():
-    setattr(TracedArray, _name, _escape(_what))
+    setattr(TracedArray, _name, _escape(_what, _name))
 
 
 class GuardFailed(Exception):
@@ -397,9 +396,6 @@ class _Ufunc:
         return lambda *args, **kwargs: record_call(method, args, kwargs)
 
 
-_UNTRACEABLE = {"random": "random numbers", "fft": None}
-
-
 class Namespace(types.ModuleType):
     """numpy (or scipy.special) under its own names, every call recorded."""
 
@@ -411,9 +407,10 @@ class Namespace(types.ModuleType):
         if name.startswith("__"):
             raise AttributeError(name)
         v = getattr(self._source, name)
-        if name == "random":
+        if name == "random":  # (not kept: every trace that draws must note it)
             note_escape("random numbers")
-        elif isinstance(v, types.ModuleType):
+            return v
+        if isinstance(v, types.ModuleType):
             v = Namespace(f"{self.__name__}.{name}", v)
         elif isinstance(v, np.ufunc):
             v = _Ufunc(v)

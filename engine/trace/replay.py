@@ -124,7 +124,7 @@ def _attach(entry, compiled, key, sources, args, kwargs, tensors, saved) -> None
     slots = entry.diff_slots
     first = tensors[slots[0]]
     if entry.saved_sources:
-        versions = call[6]  # (read once, by _call)
+        versions = call.versions  # (read once, by _call)
         node = Node(COMPILED, parents, shapes, dtypes,
                     (*[sources[i] for i in entry.saved_sources], saved), call, type(first))
         node.versions = (*[versions[i] for i in entry.saved_sources], 0)
