@@ -36,7 +36,7 @@ DATA_DEPENDENT = {"nonzero", "bincount", "histc", "masked_argmax", "masked_argmi
 VIEWS = {"reshape", "transpose", "squeeze", "unsqueeze", "flatten", "unflatten", "select",
          "narrow", "diagonal", "movedim", "moveaxis", "getitem", "expand", "broadcast_to",
          "atleast_1d", "atleast_2d", "atleast_3d", "einsum", "linalg_slogdet",
-         "linalg_slogdet_sign", "nn.pixel_unshuffle", "nn.pixel_shuffle", "sum_to"}
+         "linalg_slogdet_sign", "nn.pixel_unshuffle", "nn.pixel_shuffle", "sum_to", "nn.pad"}
 RANDOM = {"dropout", "alpha_dropout", "feature_alpha_dropout", "dropout_nd", "bernoulli",
           "multinomial", "rrelu", "randn_like", "rand_like", "randint_like", "normal",
           "poisson", "masked_random"}
