@@ -50,14 +50,20 @@ def _to_last(y, nd, channel_last):
     return S.moveaxis(y, 1, -1) if channel_last else y
 
 
-def _conv(op, nd, x, weight, bias, stride, padding, dilation, groups, data_format):
+def _operands(op, nd, x, weight, data_format):
+    """(channel last?, input shape, filter shape, input channels), the input's rank
+    checked as paddle checks it for a convolution and its transpose."""
     last = _channel_last(data_format, nd)
     xs, ws = tuple(x.array.shape), tuple(weight.array.shape)
     if len(xs) != nd + 2:
         raise ValueError(f"The input of Op({op}) should be a {nd + 2}-D Tensor. But "
                          f"received: input's dimension: {len(xs)}, input's shape: "
                          f"{list(xs)}.")
-    c = xs[-1] if last else xs[1]
+    return last, xs, ws, (xs[-1] if last else xs[1])
+
+
+def _conv(op, nd, x, weight, bias, stride, padding, dilation, groups, data_format):
+    last, xs, ws, c = _operands(op, nd, x, weight, data_format)
     if c != ws[1] * groups:
         raise ValueError(f"The channel of input should be equal to filter's channel * groups"
                          f". But received: the channel of input is {c}, the shape of input "
@@ -90,13 +96,7 @@ def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
 
 def _conv_t(op, nd, x, weight, bias, stride, padding, output_padding, groups, dilation,
             output_size, data_format):
-    last = _channel_last(data_format, nd)
-    xs, ws = tuple(x.array.shape), tuple(weight.array.shape)
-    if len(xs) != nd + 2:
-        raise ValueError(f"The input of Op({op}) should be a {nd + 2}-D Tensor. But "
-                         f"received: input's dimension: {len(xs)}, input's shape: "
-                         f"{list(xs)}.")
-    c = xs[-1] if last else xs[1]
+    last, xs, ws, c = _operands(op, nd, x, weight, data_format)
     if c != ws[0]:
         raise ValueError(f"The number of input channels should be equal to filter channels. "
                          f"But received: the input's channels is {c}, the shape of input is "

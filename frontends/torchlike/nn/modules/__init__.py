@@ -72,61 +72,17 @@ from .norm import (  # the norm part
     LocalResponseNorm,
     Unflatten,
 )
-from .pool import (  # (part pool)
-    AdaptiveAvgPool1d,
-    AdaptiveAvgPool2d,
-    AdaptiveAvgPool3d,
-    AdaptiveMaxPool1d,
-    AdaptiveMaxPool2d,
-    AdaptiveMaxPool3d,
-    AvgPool1d,
-    AvgPool2d,
-    AvgPool3d,
-    ChannelShuffle,
-    CircularPad1d,
-    CircularPad2d,
-    CircularPad3d,
-    ConstantPad1d,
-    ConstantPad2d,
-    ConstantPad3d,
-    MaxPool1d,
-    MaxPool2d,
-    MaxPool3d,
-    MaxUnpool1d,
-    MaxUnpool2d,
-    MaxUnpool3d,
-    PixelShuffle,
-    PixelUnshuffle,
-    ReflectionPad1d,
-    ReflectionPad2d,
-    ReflectionPad3d,
-    ReplicationPad1d,
-    ReplicationPad2d,
-    ReplicationPad3d,
-    Upsample,
-    UpsamplingBilinear2d,
-    UpsamplingNearest2d,
-    ZeroPad1d,
-    ZeroPad2d,
-    ZeroPad3d,
-)
-from .recurrent import (  # recurrent layers
-    GRU,
-    LSTM,
-    RNN,
-    GRUCell,
-    LSTMCell,
-    RNNBase,
-    RNNCell,
-    RNNCellBase,
-)
 
 # isort: split
-# activations and losses family
+# the parts re-exported through their own __all__
 from . import activation_ext as _acts
 from . import loss_ext as _losses
+from . import pool as _pool
+from . import recurrent as _recurrent
 from .activation_ext import *  # noqa: F403
 from .loss_ext import *  # noqa: F403
+from .pool import *  # noqa: F403
+from .recurrent import *  # noqa: F403
 
 __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
@@ -134,7 +90,6 @@ __all__ = [
     "MSELoss", "Module", "ModuleList", "NLLLoss", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
 ]
-__all__ += ["GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase"]
 __all__ += [  # the norm part
     "AlphaDropout", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "Dropout1d", "Dropout2d",
     "Dropout3d", "Embedding", "FeatureAlphaDropout", "GroupNorm", "InstanceNorm1d",
@@ -143,17 +98,7 @@ __all__ += [  # the norm part
 ]
 __all__ += ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
             "ConvTranspose3d", "Fold", "LazyConv1d", "LazyConv2d", "LazyConv3d", "Unfold"]
-__all__ += [  # (part pool)
-    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
-    "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
-    "ChannelShuffle", "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d",
-    "ConstantPad2d", "ConstantPad3d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d",
-    "MaxUnpool2d", "MaxUnpool3d", "PixelShuffle", "PixelUnshuffle", "ReflectionPad1d",
-    "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
-    "ReplicationPad3d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
-    "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
-]
-__all__ += [*_acts.__all__, *_losses.__all__]
+__all__ += [*_acts.__all__, *_losses.__all__, *_pool.__all__, *_recurrent.__all__]
 __all__ += [
     "LayerNorm", "MultiheadAttention", "NonDynamicallyQuantizableLinear", "RMSNorm",
     "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
