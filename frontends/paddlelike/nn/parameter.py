@@ -24,9 +24,10 @@ def unique_name(prefix: str) -> str:
 
 
 def snake_case(name: str) -> str:
-    """``MySequential`` -> ``my_sequential`` (paddle's layer name scope)."""
+    """paddle's layer name scope: ``MySequential`` -> ``my_sequential``; a digit does not
+    start a word, so ``Conv2D`` -> ``conv2d`` and ``BatchNorm2D`` -> ``batch_norm2d``."""
     s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
 class Parameter(Tensor):
