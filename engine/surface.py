@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import importlib
 import keyword
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -214,6 +215,27 @@ def _aliased(fn: Callable, kw_aliases: dict[str, str]) -> Callable:
     at = next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD), len(params))
     function.__signature__ = sig.replace(parameters=params[:at] + extra + params[at:])
     return function
+
+
+class NodeNames:
+    """A dialect's grad-node names decided at the call site: an op the engine composes of
+    primitives shows the framework's one fused kernel (the name of its last primitive
+    otherwise).  Weak: a freed graph drops its names."""
+
+    def __init__(self) -> None:
+        self._names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def tag(self, t, name: str | None, *inputs):
+        """Name the node that made ``t`` (when one was recorded; None: keep the engine op's
+        name) and return ``t``; never the node of one of ``inputs`` (an op that returned its
+        input unchanged)."""
+        node = getattr(t, "node", None)
+        if name is not None and node is not None and all(getattr(i, "node", None) is not node for i in inputs):
+            self._names[node] = name
+        return t
+
+    def get(self, node) -> str | None:
+        return self._names.get(node)
 
 
 def install(rows: Iterable[Row], namespace: dict, tensor_cls: type | None, *,

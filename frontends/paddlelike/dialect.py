@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 
 from janusgrad.dialect import Dialect
+from janusgrad.surface import NodeNames
 
 from .meta import of_np
 
@@ -45,6 +46,12 @@ _ONE_SIDED = {"add": "ScaleGradNode", "sub": "ScaleGradNode", "mul": "ScaleGradN
               "div": "DivScaleGradNode", "pow": "PowGradNode"}
 
 
+# paddle's fused kernels the engine composes of primitives (UnsqueezeGradNode, not the
+# ReshapeGradNode of the last primitive), named where the frontend calls them
+_AT_CALL = NodeNames()
+tag = _AT_CALL.tag
+
+
 def node_name(node) -> str:
     """paddle's name for the grad node of an engine node (``MultiplyGradNode`` ...).
 
@@ -52,6 +59,9 @@ def node_name(node) -> str:
     operand (even with stop_gradient) as the op itself; the engine's node keeps the dtype
     of an operand that was a tensor.
     """
+    name = _AT_CALL.get(node)
+    if name is not None:
+        return name
     op = node.op.name
     # a Python number operand (its dtype slot None), not a tensor with stop_gradient
     one_sided = any(p is None and d is None for p, d in zip(node.parents, node.dtypes))

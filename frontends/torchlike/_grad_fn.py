@@ -1,8 +1,7 @@
 """grad_fn objects: views of engine nodes under torch's node class names."""
 from __future__ import annotations
 
-import weakref
-
+from janusgrad.surface import NodeNames
 from janusgrad.tensor import Node
 
 # engine op name -> torch node name, where one name fits every use of the op
@@ -25,16 +24,9 @@ _NAMES = {
 }
 
 # names decided at the call site (torch has several nodes for one engine op)
-_tags: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_tags = NodeNames()
+tag = _tags.tag
 _classes: dict = {}
-
-
-def tag(t, name: str):
-    """Name the node that made ``t`` (when one was recorded); returns ``t``."""
-    n = t.node
-    if n is not None:
-        _tags[n] = name
-    return t
 
 
 def node_name(node) -> str:

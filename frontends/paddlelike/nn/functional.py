@@ -9,15 +9,15 @@ from janusgrad.surface import Row, install
 
 from .._table import flatten as _flatten
 from ..dialect import matmul_error
+from ..dialect import tag as _tag
 from ..meta import to_np
 
 _REDUCTIONS = ("mean", "sum", "none")
 
 
 def gelu(x, approximate=False, name=None):
-    if approximate is True or approximate == "tanh":
-        return _F.gelu(x, "tanh")
-    return _F.gelu(x, "none")
+    how = "tanh" if approximate is True or approximate == "tanh" else "none"
+    return _tag(_F.gelu(x, how), "GeluGradNode", x)
 
 
 def linear(x, weight, bias=None, name=None):
@@ -50,9 +50,13 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
     if axis is not None and training and p > 0:
         axes = [axis] if isinstance(axis, int) else list(axis)
         return _V.dropout_shared_mask(x, p, axes, scale=mode == "upscale_in_train")
+    if p == 0:  # paddle returns x itself
+        return x
     if mode == "downscale_in_infer":  # drop without rescaling; scale by 1-p at inference
-        return E.mul(_F.dropout(x, p, True), 1.0 - p) if training else E.mul(x, 1.0 - p)
-    return _F.dropout(x, p, training)
+        out = E.mul(_F.dropout(x, p, True), 1.0 - p) if training else E.mul(x, 1.0 - p)
+    else:  # paddle's kernel copies x at inference
+        out = _F.dropout(x, p, True) if training else E.clone(x)
+    return _tag(out, "DropoutGradNode", x)
 
 
 def _check_reduction(reduction: str, api: str) -> None:
@@ -70,7 +74,12 @@ def mse_loss(input, label, reduction="mean", name=None):  # noqa: A002
 
 def l1_loss(input, label, reduction="mean", name=None):  # noqa: A002
     _check_reduction(reduction, "L1Loss")
-    return _F.l1_loss(input, label, reduction)
+    return _mean_all(_F.l1_loss(input, label, reduction), reduction, input)
+
+
+def _mean_all(out, reduction: str, input):  # noqa: A002
+    """paddle's losses that end in ``mean`` run its mean_all kernel."""
+    return _tag(out, "MeanAllGradNode" if reduction == "mean" else None, input)
 
 
 def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True,  # noqa: A002
@@ -136,8 +145,21 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         ls, ws = label.array.shape, weight.array.shape
         if ls[-1] != ws[-1]:  # paddle gathers soft-label weights by label @ weight
             raise matmul_error(ls, ws, False, True)
-    return _V.keepdim_cross_entropy(input, label, weight, ignore_index, reduction, soft_label,
-                                    axis, use_softmax, label_smoothing)
+    out = _V.keepdim_cross_entropy(input, label, weight, ignore_index, reduction, soft_label,
+                                   axis, use_softmax, label_smoothing)
+    return _tag(out, _cross_entropy_node(nd, ld, weight, reduction, soft_label, use_softmax,
+                                         label_smoothing), input)
+
+
+def _cross_entropy_node(nd, ld, weight, reduction, soft_label, use_softmax, smoothing) -> str:
+    """paddle's last kernel: softmax-with-cross-entropy, then (hard labels given without the
+    class axis) a squeeze, then an unweighted mean over all elements."""
+    if reduction == "mean" and weight is None:
+        return "MeanAllGradNode"
+    if reduction == "none" and use_softmax and weight is None:
+        hard = not soft_label and smoothing == 0.0
+        return "SqueezeGradNode" if hard and ld == nd - 1 else "CrossEntropyWithSoftmaxGradNode"
+    return None
 
 
 def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean",  # noqa: A002
@@ -148,8 +170,10 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean",  # 
     if bad is not None:
         raise ValueError(_NLL_RANGE_MESSAGE)
     if reduction == "mean":
-        return _V.nll_mean_zero_when_all_ignored(input, label, weight, ignore_index, axis=1)
-    return _F.nll_loss(input, label, weight, ignore_index, reduction, axis=1)
+        out = _V.nll_mean_zero_when_all_ignored(input, label, weight, ignore_index, axis=1)
+    else:
+        out = _F.nll_loss(input, label, weight, ignore_index, reduction, axis=1)
+    return _tag(out, "NllLossGradNode", input)
 
 
 _NLL_RANGE_MESSAGE = (
@@ -161,7 +185,10 @@ _NLL_RANGE_MESSAGE = (
 def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None):  # noqa: A002
     _check_reduction(reduction, "binary_cross_entropy")
     # paddle's kernel gives the label no gradient
-    return _F.binary_cross_entropy(input, label.detach(), weight, reduction)
+    out = _F.binary_cross_entropy(input, label.detach(), weight, reduction)
+    if reduction == "none" and weight is None:
+        return _tag(out, "BceLossGradNode", input)
+    return _mean_all(out, reduction, input)
 
 
 def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean",
@@ -170,16 +197,22 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     # paddle's kernel gives the label and pos_weight no gradient (weight gets one)
     if pos_weight is not None:
         pos_weight = pos_weight.detach()
-    return _F.binary_cross_entropy_with_logits(logit, label.detach(), weight, pos_weight,
-                                               reduction)
+    out = _F.binary_cross_entropy_with_logits(logit, label.detach(), weight, pos_weight,
+                                              reduction)
+    if reduction == "none" and weight is None and pos_weight is None:
+        return _tag(out, "SigmoidCrossEntropyWithLogitsGradNode", logit)
+    return _mean_all(out, reduction, logit)
 
 
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
                                numeric_stable_mode=True, return_softmax=False, axis=-1):
     loss = cross_entropy(logits, label, ignore_index=ignore_index, reduction="none",
                          soft_label=soft_label, axis=axis)
+    # paddle's one kernel makes both results; its label keeps the class axis
+    loss = _tag(loss, "CrossEntropyWithSoftmaxGradNode", logits)
     if return_softmax:
-        return loss, softmax(logits, axis)  # noqa: F821 (installed below)
+        sm = softmax(logits, axis)  # noqa: F821 (installed below)
+        return loss, _tag(sm, "CrossEntropyWithSoftmaxGradNode", logits)
     return loss
 
 
@@ -225,7 +258,7 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
                     f"size():{nd} != 1:1.] (at /paddle/paddle/phi/infermeta/ternary.cc:1451)\n")
             t = _S.reshape(t, shape)
         affine.append(t)
-    return _NA.layer_norm(x, n, affine[0], affine[1], epsilon)
+    return _tag(_NA.layer_norm(x, n, affine[0], affine[1], epsilon), "LayerNormGradNode", x)
 
 
 def _sdpa_heads_error(q, k, v, enable_gqa):
@@ -272,13 +305,15 @@ install([
     *(Row(n, f"reduce.{n}", "x, axis=-1, dtype=None, name=None",
           "x if dtype is None else E.cast(x, to_np(dtype)), axis") for n in ("softmax",
                                                                                "log_softmax")),
-    Row("leaky_relu", _F.leaky_relu, "x, negative_slope=0.01, name=None", "x, negative_slope"),
-    Row("softplus", _F.softplus, "x, beta=1, threshold=20, name=None", "x, beta, threshold"),
+    Row("leaky_relu", _F.leaky_relu, "x, negative_slope=0.01, name=None", "x, negative_slope",
+        node="LeakyReluGradNode"),
+    Row("softplus", _F.softplus, "x, beta=1, threshold=20, name=None", "x, beta, threshold",
+        node="SoftplusGradNode"),
     Row("flatten", _flatten, "x, start_axis=0, stop_axis=-1, name=None",
         "x, start_axis, stop_axis"),
     Row("square_error_cost", E.square, "input, label", "E.sub(input, label)"),
     Row("mean", "reduce.mean", "x", "x"),
-], globals(), None, module="paddle.nn.functional", env={"E": E, "to_np": to_np})
+], globals(), None, module="paddle.nn.functional", env={"E": E, "to_np": to_np}, tag=_tag)
 
 
 # ---------------------------------------------------------------- normalisation, embedding,
@@ -311,12 +346,14 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     if use_global_stats is None:
         use_global_stats = not training
     if use_global_stats:
-        return _NN.batch_norm(x, running_mean, running_var, weight, bias, False, momentum,
-                              epsilon, axis)
-    if x.array.size // max(c, 1) == 1:  # paddle passes one value per channel through
+        out = _NN.batch_norm(x, running_mean, running_var, weight, bias, False, momentum,
+                             epsilon, axis)
+    elif x.array.size // max(c, 1) == 1:  # paddle passes one value per channel through
         return x
-    return _NN.batch_norm(x, running_mean, running_var, weight, bias, True, momentum,
-                          epsilon, axis, history_weight=True, unbiased_running=False)
+    else:
+        out = _NN.batch_norm(x, running_mean, running_var, weight, bias, True, momentum,
+                             epsilon, axis, history_weight=True, unbiased_running=False)
+    return _tag(out, "BatchNormGradNode", x)
 
 
 def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None,
@@ -324,7 +361,8 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
                   name=None):
     # paddle's kernel normalises each instance over axes 2.. and ignores the running
     # statistics and use_input_stats (documented as obsolete)
-    return _NN.instance_norm(x, None, None, weight, bias, True, momentum, eps)
+    return _tag(_NN.instance_norm(x, None, None, weight, bias, True, momentum, eps),
+                "InstanceNormGradNode", x)
 
 
 def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW",
@@ -337,7 +375,8 @@ def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format
         raise ValueError("(InvalidArgument) Expected number of channels in input to be "
                          f"divisible by num_groups, but got input channel is {c} and "
                          f"num_groups is {num_groups}")
-    return _NN.group_norm(x, num_groups, weight, bias, epsilon, axis)
+    return _tag(_NN.group_norm(x, num_groups, weight, bias, epsilon, axis), "GroupNormGradNode",
+                x)
 
 
 def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW",
@@ -522,6 +561,14 @@ def _check_out(x, d, k, s, pairs, ceil_mode):
                          f"and the output size {outs}.")
 
 
+def _pool_node(d: int, with_index: bool = False) -> str:
+    """paddle's pooling kernel: pool2d/pool3d, max_pool2d_with_index (indices asked for, or
+    adaptive max); its 1-d pools run the 2-d kernel between an unsqueeze and a squeeze."""
+    if d == 1:
+        return "SqueezeGradNode"
+    return f"MaxPool{d}dWithIndexGradNode" if with_index else f"Pool{d}dGradNode"
+
+
 def _pd_max_pool(d):
     op = f"max_pool{d}d"
 
@@ -538,6 +585,7 @@ def _pd_max_pool(d):
         mask = type(x).wrap(idx.astype("int32"))
         if last:
             out, mask = _to_last(out, d), _to_last(mask, d)
+        out = _tag(out, _pool_node(d, return_mask), x)
         return (out, mask) if return_mask else out
     max_pool.__name__ = max_pool.__qualname__ = op
     if d == 1:
@@ -563,7 +611,7 @@ def _pd_avg_pool(d):
             for e in k:
                 n *= e
             out = E.mul(out, n / divisor_override)
-        return _to_last(out, d) if last else out
+        return _tag(_to_last(out, d) if last else out, _pool_node(d), x)
     avg_pool.__name__ = avg_pool.__qualname__ = op
     if d == 1:
         def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True,
@@ -603,7 +651,7 @@ def _pd_adaptive(d, how):
             if last:
                 x = _to_first(x, d)
             out = _P.adaptive_avg_pool(x, _out_sizes(x, d, output_size))
-            return _to_last(out, d) if last else out
+            return _tag(_to_last(out, d) if last else out, _pool_node(d), x)
         if d == 1:
             def adaptive_avg_pool1d(x, output_size, name=None):
                 return adaptive(x, output_size)
@@ -612,6 +660,7 @@ def _pd_adaptive(d, how):
         def adaptive(x, output_size, return_mask=False, name=None):
             check(x)
             out, idx = _P.adaptive_max_pool(x, _out_sizes(x, d, output_size), "ignore")
+            out = _tag(out, _pool_node(d, True), x)
             return (out, type(x).wrap(idx.astype("int32"))) if return_mask else out
     adaptive.__name__ = adaptive.__qualname__ = op
     return adaptive
@@ -654,6 +703,16 @@ def _pd_unpool(d):
 max_unpool1d, max_unpool2d, max_unpool3d = (_pd_unpool(d) for d in (1, 2, 3))
 
 
+def _pad_node(nd: int, n: int) -> str | None:
+    """paddle's kernel: its general pad op for a list over every axis, else pad3d (between an
+    unsqueeze and a squeeze on 3-d and 4-d inputs)."""
+    if n == 2 * nd:
+        return "PadGradNode"
+    if nd in (3, 4, 5) and n == 2 * (nd - 2):
+        return "Pad3dGradNode" if nd == 5 else "SqueezeGradNode"
+    return None
+
+
 def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True,
         name=None):
     if mode not in ("constant", "reflect", "replicate", "circular"):
@@ -677,7 +736,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
                 if e < 0:
                     raise ValueError(f"(InvalidArgument) The element of 'paddings' should >= "
                                      f"0, but received {e} for index {i}.")
-        return _P.pad(x, pairs, "constant", value)
+        return _tag(_P.pad(x, pairs, "constant", value), _pad_node(nd, len(pad)), x)
     if nd not in (3, 4, 5):
         raise AssertionError(f"input tensor dimension must be in [3, 4, 5] but got {nd}")
     d = nd - 2
@@ -690,7 +749,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     n = len(pad) // 2
     pairs = [(pad[2 * (n - 1 - i)], pad[2 * (n - 1 - i) + 1]) for i in range(n)]
     out = _P.pad(x, pairs, mode)
-    return _to_last(out, d) if last else out
+    return _tag(_to_last(out, d) if last else out, _pad_node(nd, len(pad)), x)
 
 
 _PD_MODES = {"nearest": "nearest", "linear": "linear", "bilinear": "linear",
@@ -741,7 +800,9 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     out = _P.interpolate(x, sizes, _PD_MODES[mode], bool(align_corners), scales,
                          align_mode if mode in ("linear", "bilinear", "trilinear") else 0,
                          f32_ratio=True)
-    return _to_last(out, d) if last else out
+    # paddle's kernels: <mode>_interp, and an adaptive average pool for "area"
+    node = _pool_node(d) if mode == "area" else mode.capitalize() + "InterpGradNode"
+    return _tag(_to_last(out, d) if last else out, node, x)
 
 
 def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False,
@@ -762,7 +823,7 @@ def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
         raise ValueError(f"(InvalidArgument) The square of upscale_factor[{r * r}] should "
                          f"divide the number of channel[{c}]")
     out = _P.pixel_shuffle(x, r)
-    return _to_last(out, 2) if last else out
+    return _tag(_to_last(out, 2) if last else out, "PixelShuffleGradNode", x)
 
 
 def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
@@ -780,7 +841,7 @@ def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
         raise ValueError(f"(InvalidArgument) Downscale_factor[{r}] should divide the height"
                          f"[{h}] and width[{w}]")
     out = _P.pixel_unshuffle(x, r)
-    return _to_last(out, 2) if last else out
+    return _tag(_to_last(out, 2) if last else out, "PixelUnshuffleGradNode", x)
 
 
 def channel_shuffle(x, groups, data_format="NCHW", name=None):
@@ -795,7 +856,7 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
     if c % g:
         raise ValueError(f"(InvalidArgument) The number of groups to divide channels in [{g}] "
                          f"should divide the number of channel [{c}]")
-    return _P.channel_shuffle(x, g, axis)
+    return _tag(_P.channel_shuffle(x, g, axis), "ChannelShuffleGradNode", x)
 # ---------------------------------------------------------------- activations and losses family
 # (engine.ops.activation, engine.nn.losses) in paddle's names and defaults: paddle's
 # hardsigmoid is clip(slope x + offset, 0, 1) with slope 0.1666667; prelu's weight follows
@@ -842,7 +903,7 @@ def elu(x, alpha=1.0, name=None):
 def celu(x, alpha=1.0, name=None):
     if alpha == 0:
         raise ZeroDivisionError("alpha cannot be 0 for celu")
-    return _A.celu(x, alpha)
+    return _tag(_A.celu(x, alpha), "CeluGradNode", x)
 
 
 def selu(x, scale=_A.SELU_SCALE, alpha=_A.SELU_ALPHA, name=None):
@@ -850,13 +911,13 @@ def selu(x, scale=_A.SELU_SCALE, alpha=_A.SELU_ALPHA, name=None):
         raise ValueError(f"The scale must be greater than 1.0. Received: {scale}.")
     if alpha < 0:
         raise ValueError(f"The alpha must be no less than zero. Received: {alpha}.")
-    return _A.selu(x, scale, alpha)
+    return _tag(_A.selu(x, scale, alpha), "SeluGradNode", x)
 
 
 def prelu(x, weight, data_format="NCHW", name=None):
     nd = x.array.ndim
     channel_last = data_format in ("NHWC", "NLC", "NDHWC")
-    return _A.prelu(x, weight, -1 if channel_last and nd >= 2 else 1)
+    return _tag(_A.prelu(x, weight, -1 if channel_last and nd >= 2 else 1), "PreluGradNode", x)
 
 
 def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
@@ -866,7 +927,8 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
     if upper < lower:
         raise ValueError(f"The upper value must be greater than lower value. Received: "
                          f"{lower}, {upper}.")
-    return _A.rrelu(x, lower, upper, training, zero_passes=True)  # (x = 0 passes g)
+    return _tag(_A.rrelu(x, lower, upper, training, zero_passes=True),  # (x = 0 passes g)
+                "RreluGradNode", x)
 
 
 def silu(x, inplace=False, name=None):
@@ -874,7 +936,7 @@ def silu(x, inplace=False, name=None):
 
 
 def swish(x, name=None):
-    return _A.silu(x)
+    return _tag(_A.silu(x), "SwishGradNode", x)
 
 
 def mish(x, name=None):
@@ -893,11 +955,11 @@ def softsign(x, name=None):
 
 
 def tanhshrink(x, name=None):
-    return _A.tanhshrink(x)
+    return _tag(_A.tanhshrink(x), "TanhShrinkGradNode", x)
 
 
 def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
-    return _A.threshold(x, threshold, value)
+    return _tag(_A.threshold(x, threshold, value), "ThresholdedReluGradNode", x)
 
 
 def softshrink(x, threshold=0.5, name=None):
@@ -915,7 +977,7 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):  # noqa: A002
 
 
 def relu6(x, name=None):
-    return _A.relu6(x)
+    return _tag(_A.relu6(x), "Relu6GradNode", x)
 
 
 def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
@@ -948,7 +1010,9 @@ def soft_margin_loss(input, label, reduction="mean", name=None):  # noqa: A002
 def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean",  # noqa: A002
                         name=None):
     _check_reduction(reduction, "MarginRankingLoss")
-    return _NL.margin_ranking_loss(input, other, label, margin, reduction)
+    out = _NL.margin_ranking_loss(input, other, label, margin, reduction)
+    return _mean_all(out, reduction, input) if reduction != "none" else \
+        _tag(out, "ReluGradNode", input)
 
 
 def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):  # noqa: A002
