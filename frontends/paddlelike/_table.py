@@ -22,7 +22,7 @@ from janusgrad.ops import shape as S
 from janusgrad.surface import Row
 from janusgrad.tensor import Tensor as _EngineTensor
 
-from .dialect import matmul_error, norm_axis_error, reduce_axis_error, reshape_error
+from .dialect import matmul_error, norm_axis_error, reduce_axis_error, reshape_error, tag
 from .meta import to_np
 
 
@@ -256,7 +256,7 @@ def squeeze(x, axis=None, name=None):  # paddle's wording for an axis out of ran
                 f"[{', '.join(map(str, x.array.shape))}].\n  [Hint: Expected {cond}, but "
                 f"received {bad}.] (at /paddle/paddle/phi/kernels/funcs/unsqueeze.h:"
                 f"{70 if a >= 0 else 60})\n")
-    return S.squeeze(x, axis)
+    return tag(S.squeeze(x, axis), "SqueezeGradNode", x)
 
 
 def unsqueeze(x, axis, name=None):  # paddle's wording for an axis out of range
@@ -271,7 +271,7 @@ def unsqueeze(x, axis, name=None):  # paddle's wording for an axis out of range
                 f"received cur:{cur} > cur_output_rank:{rank}.] (at "
                 "/paddle/paddle/phi/kernels/funcs/unsqueeze.h:128)\n")
         rank += 1
-    return S.unsqueeze(x, axis)
+    return tag(S.unsqueeze(x, axis), "UnsqueezeGradNode", x)
 
 
 def flatten(x, start_axis=0, stop_axis=-1, name=None):  # paddle's wording for bad axes
@@ -279,7 +279,7 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):  # paddle's wording for b
     for label, a in (("start_axis", start_axis), ("stop_axis", stop_axis)):
         if not isinstance(a, int) or not -nd <= a < nd:
             raise ValueError(f"The {label} should be a int, and in range [-rank(x), rank(x))")
-    return S.flatten(x, start_axis, stop_axis)
+    return tag(S.flatten(x, start_axis, stop_axis), "FlattenGradNode", x)
 
 
 def split(x, num_or_sections, axis=0, name=None):  # pieces are copies; paddle's wording
@@ -298,7 +298,8 @@ def split(x, num_or_sections, axis=0, name=None):  # pieces are copies; paddle's
     else:
         sections = _ints(num_or_sections)
         sizes = A.sizes_with_rest(n, sections) or list(sections)  # the engine words a misfit
-    return list(S.split(x, sizes, axis, copy=True))
+    node = "SplitWithNumGradNode" if isinstance(num_or_sections, int) else "SplitGradNode"
+    return [tag(t, node, x) for t in S.split(x, sizes, axis, copy=True)]
 
 
 def expand(x, shape, name=None):  # -1 keeps the input's dim; the result is a copy
@@ -354,7 +355,7 @@ def _index_as(t, dtype):
 
 
 def sort(x, axis=-1, descending=False, stable=False, name=None):
-    return Q.sort(x, _int_axis(axis), descending)[0]
+    return tag(Q.sort(x, _int_axis(axis), descending)[0], "ArgsortGradNode", x)
 
 
 def argsort(x, axis=-1, descending=False, stable=False, name=None):
@@ -366,7 +367,8 @@ def msort(input, *, out=None):  # noqa: A002
 
 
 def topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):  # noqa: A002
-    return TopKRetType(*Q.topk(x, int(_int_axis(k)), _last(axis), largest, sorted))
+    values, indices = Q.topk(x, int(_int_axis(k)), _last(axis), largest, sorted)
+    return TopKRetType(tag(values, "TopkGradNode", x), indices)
 
 
 def kthvalue(x, k, axis=None, keepdim=False, name=None):
@@ -516,7 +518,7 @@ def _atleast(n):
 
 
 def unbind(input, axis=0):  # noqa: A002
-    return MP.unbind(input, _int_axis(axis))
+    return tuple(tag(t, "UnbindGradNode", input) for t in MP.unbind(input, _int_axis(axis)))
 
 
 def tensor_split(x, num_or_indices, axis=0, name=None):
@@ -539,7 +541,8 @@ def _hvd_split(need, axis_of):
 
 def trace(x, offset=0, axis1=0, axis2=1, name=None):  # an integer input keeps its dtype
     out = MP.trace(x, offset, axis1, axis2)
-    return out if out.array.dtype == x.array.dtype else E.cast(out, x.array.dtype)
+    out = out if out.array.dtype == x.array.dtype else E.cast(out, x.array.dtype)
+    return tag(out, "TraceGradNode", x)
 
 
 def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True,
@@ -575,7 +578,8 @@ def take(x, index, mode="raise", name=None):
 
 
 def einsum(equation, *operands):
-    return MP.einsum(equation, _listed(operands))
+    operands = _listed(operands)
+    return tag(MP.einsum(equation, operands), "EinsumGradNode", *operands)
 
 
 def tensordot(x, y, axes=2, name=None):
@@ -833,8 +837,9 @@ ROWS = [
         "x, y, rtol, atol, equal_nan"),
     Row("allclose", allclose), Row("equal_all", equal_all),
     # in-place only, as the Tensor methods lerp_ / masked_fill_
-    Row("lerp", K.lerp, "x, y, weight, name=None", "x, y, weight", "i"),
-    Row("masked_fill", K.masked_fill, "x, mask, value, name=None", "x, mask, value", "i"),
+    Row("lerp", K.lerp, "x, y, weight, name=None", "x, y, weight", "i", node="LerpGradNode"),
+    Row("masked_fill", K.masked_fill, "x, mask, value, name=None", "x, mask, value", "i",
+        node="MaskedFillGradNode"),
     Row("is_tensor", is_tensor, forms="f"), Row("numel", numel, forms="f"),
     # reductions
     Row("sum", sum), Row("mean", mean), Row("prod", prod), Row("norm", norm),
@@ -844,8 +849,9 @@ ROWS = [
         "x, axis=_reduce_axes(x, axis, dim, (4180, 4190)), keepdims=keepdim"),
     Row("min", "reduce.amin", _RED,
         "x, axis=_reduce_axes(x, axis, dim, (4180, 4190)), keepdims=keepdim"),
-    *(Row(n, f"reduce.{n}", _RED, "x, axis=_reduce_axes(x, axis, dim), keepdims=keepdim")
-      for n in ("amax", "amin", "logsumexp")),
+    *(Row(n, f"reduce.{n}", _RED, "x, axis=_reduce_axes(x, axis, dim), keepdims=keepdim",
+          node=node) for n, node in (("amax", "AmaxGradNode"), ("amin", "AminGradNode"),
+                                     ("logsumexp", None))),
     *(Row(n, _arg_reduce, "x, axis=None, keepdim=False, dtype='int64', name=None",
           f"R.{n}, x, axis, keepdim, dtype") for n in ("argmax", "argmin")),
     Row("var", "reduce.var", "x, axis=None, unbiased=None, keepdim=False, name=None, *, "
@@ -855,8 +861,8 @@ ROWS = [
         "x, axis=_axes(axis), keepdims=keepdim, correction=1 if unbiased else 0"),
     # linear algebra
     Row("matmul", matmul), Row("mm", matmul, "input, mat2, name=None", "input, mat2"),
-    Row("bmm", "linalg.bmm", _XY, "x, y"), Row("mv", "linalg.mv", "x, vec, name=None", "x, vec"),
-    Row("outer", "linalg.outer", _XY, "x, y"), Row("dot", dot), Row("t", t),
+    Row("bmm", "linalg.bmm", _XY, "x, y", node="BmmGradNode"), Row("mv", "linalg.mv", "x, vec, name=None", "x, vec"),
+    Row("outer", "linalg.outer", _XY, "x, y", node="MultiplyGradNode"), Row("dot", dot), Row("t", t),
     # shape
     Row("reshape", reshape, forms="f"), Row("reshape", _reshape_method, forms="m"),
     Row("transpose", "shape.transpose", "x, perm, name=None", "x, tuple(perm)"),
@@ -871,9 +877,9 @@ ROWS = [
     Row("expand_as", "shape.broadcast_to", "x, y, name=None", "x, y.array.shape, copy=True"),
     # indexing (paddle.gather selects whole slices along ``axis``: the engine's index_select)
     Row("index_select", "index.index_select", "x, index, axis=0, name=None",
-        "x, _int_axis(axis), index"),
+        "x, _int_axis(axis), index", node="IndexSelectGradNode"),
     Row("gather", "index.index_select", "x, index, axis=None, name=None",
-        "x, 0 if axis is None else _int_axis(axis), index"),
+        "x, 0 if axis is None else _int_axis(axis), index", node="GatherGradNode"),
     Row("take_along_axis", take_along_axis),
     Row("masked_select", "index.masked_select", "x, mask, name=None", "x, mask"),
     # operators
@@ -928,17 +934,20 @@ ROWS = [
     Row("gammainc", "special.gammainc", _XY, "x, y", "fmi"),
     Row("gammaincc", "special.gammaincc", _XY, "x, y", "fmi"),
     *(Row(n, f"math.{n}", "input, x, y, beta=1.0, alpha=1.0, name=None",
-          "input, x, y, beta, alpha", "fmi") for n in ("addmm", "baddbmm")),
+          "input, x, y, beta, alpha", "fmi", node=node)
+      for n, node in (("addmm", "AddmmGradNode"), ("baddbmm", "BaddbmmGradNode"))),
     # manip family (engine/ops/manip.py)
     Row("tril", MP.tril, "x, diagonal=0, name=None, *, out=None", "x, diagonal", "fmi"),
     Row("triu", MP.triu, "x, diagonal=0, name=None, *, out=None", "x, diagonal", "fmi"),
-    Row("diag", MP.diag, "x, offset=0, padding_value=0, name=None", "x, offset, padding_value"),
+    Row("diag", MP.diag, "x, offset=0, padding_value=0, name=None", "x, offset, padding_value",
+        node="DiagGradNode"),
     Row("diagonal", MP.diagonal, "x, offset=0, axis1=0, axis2=1, name=None",
         "x, offset, axis1, axis2"),
     Row("diag_embed", MP.diag_embed, "input, offset=0, dim1=-2, dim2=-1"),
     Row("diagflat", MP.diagflat, "x, offset=0, name=None", "x, offset"),
     Row("trace", trace),
-    Row("roll", MP.roll, "x, shifts, axis=None, name=None", "x, shifts, axis"),
+    Row("roll", MP.roll, "x, shifts, axis=None, name=None", "x, shifts, axis",
+        node="RollGradNode"),
     Row("rot90", MP.rot90, "x, k=1, axes=(0, 1), name=None", "x, k, axes"),
     Row("moveaxis", moveaxis), Row("unbind", unbind),
     Row("narrow", "shape.narrow", "input, dim, start, length",
@@ -968,7 +977,7 @@ ROWS = [
         "fmi"),
     Row("take", take),
     Row("einsum", einsum, forms="f"), Row("tensordot", tensordot),
-    Row("kron", MP.kron, _XY, "x, y"),
+    Row("kron", MP.kron, _XY, "x, y", node="KronGradNode"),
     Row("cartesian_prod", MP.cartesian_prod, "x, name=None", "list(x)", "f"),
     Row("combinations", MP.combinations, "x, r=2, with_replacement=False, name=None",
         "x, r, with_replacement"),
@@ -987,11 +996,14 @@ ROWS = [
     Row("vecdot", LA.vecdot, "x, y, axis=-1, name=None", "x, y, axis", "f"),
     # ---- tensor_misc family (engine/ops/tensor_misc.py; hand-written block above)
     Row("contiguous", lambda self: self, forms="m"),
-    Row("lerp", K.lerp, "x, y, weight, name=None", "x, y, weight", "fm"),
-    Row("masked_fill", K.masked_fill, "x, mask, value, name=None", "x, mask, value", "fm"),
+    Row("lerp", K.lerp, "x, y, weight, name=None", "x, y, weight", "fm", node="LerpGradNode"),
+    Row("masked_fill", K.masked_fill, "x, mask, value, name=None", "x, mask, value", "fm",
+        node="MaskedFillGradNode"),
     Row("permute", _permute),
-    Row("view", S.reshape, "x, shape_or_dtype, name=None", "x, _ints(shape_or_dtype)"),
-    Row("view_as", S.reshape, "x, other, name=None", "x, other.array.shape"),
+    Row("view", S.reshape, "x, shape_or_dtype, name=None", "x, _ints(shape_or_dtype)",
+        node="ViewShapeGradNode"),
+    Row("view_as", S.reshape, "x, other, name=None", "x, other.array.shape",
+        node="ViewShapeGradNode"),
     Row("new_zeros", _new_factory(0), forms="m"), Row("new_ones", _new_factory(1), forms="m"),
     Row("new_full", _new_factory(None), forms="m"),
     Row("repeat", _repeat, forms="m"),

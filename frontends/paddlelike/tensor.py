@@ -21,7 +21,7 @@ from janusgrad.tensor import Tensor as _EngineTensor
 
 from . import _table
 from .device import expected_place, to_place
-from .dialect import DIALECT, node_name, tensor_name
+from .dialect import DIALECT, node_name, tag, tensor_name
 from .meta import CPU as _CPU_PLACE
 from .meta import CUDAPlace, DataType, Place, Size, of_np, place_of, to_np
 from .printing import to_string
@@ -452,7 +452,8 @@ def _update(x, fn, *args):
 
 # the functions and methods of ``_table.ROWS``: paddle.add, Tensor.add, Tensor.add_ ...
 FUNCTIONS: dict = {}
-_install(_table.ROWS, FUNCTIONS, Tensor, module="paddle", env=_table.ENV, inplace=_update)
+_install(_table.ROWS, FUNCTIONS, Tensor, module="paddle", env=_table.ENV, inplace=_update,
+         tag=tag)
 # paddle.linalg's own names (paddlelike/linalg.py), and those it shares with paddle
 LINALG: dict = {n: FUNCTIONS[n] for n in ("norm", "matmul", "diagonal", "vecdot")}
 _install(_table.LINALG_ROWS, LINALG, None, module="paddle.linalg", env=_table.ENV)

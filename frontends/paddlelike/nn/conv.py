@@ -8,6 +8,7 @@ from janusgrad.nn import conv as NC
 from janusgrad.nn.dims import per_dimension
 from janusgrad.ops import shape as S
 
+from ..dialect import tag
 from .initializer import Normal
 from .layer import Layer
 
@@ -62,6 +63,17 @@ def _operands(op, nd, x, weight, data_format):
     return last, xs, ws, (xs[-1] if last else xs[1])
 
 
+def _node(nd: int, transpose: bool, depthwise: bool, bias) -> str | None:
+    """paddle's kernel: a 1-d convolution is the 2-d one between an unsqueeze and a squeeze
+    (bias added inside); a 2-d/3-d one adds its bias after the kernel (AddGradNode)."""
+    if nd == 1:
+        return "SqueezeGradNode"
+    if bias is not None:
+        return None
+    kind = ("Depthwise" if depthwise else "") + f"Conv{nd}d" + ("Transpose" if transpose else "")
+    return f"{kind}GradNode" + ("Final" if kind == "Conv2d" else "")
+
+
 def _conv(op, nd, x, weight, bias, stride, padding, dilation, groups, data_format):
     last, xs, ws, c = _operands(op, nd, x, weight, data_format)
     if c != ws[1] * groups:
@@ -76,7 +88,8 @@ def _conv(op, nd, x, weight, bias, stride, padding, dilation, groups, data_forma
     elif pads == "VALID":
         pads = "valid"
     y = NC.conv(x, weight, bias, stride, pads, dilation, groups)
-    return _to_last(y, nd, last)
+    depthwise = nd == 2 and c == groups != 1 and ws[0] % c == 0
+    return tag(_to_last(y, nd, last), _node(nd, False, depthwise, bias), x)
 
 
 def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
@@ -116,7 +129,8 @@ def _conv_t(op, nd, x, weight, bias, stride, padding, output_padding, groups, di
         low = NC.transpose_size(L, K, st, pads, dil, (0,) * nd)
         op_ = tuple(int(o) - lo for o, lo in zip(NC.ntuple(output_size, nd), low))
     y = NC.conv_transpose(x, weight, bias, st, pads, op_, groups, dil)
-    return _to_last(y, nd, last)
+    depthwise = nd == 2 and c == groups != 1 and ws[1] == 1
+    return tag(_to_last(y, nd, last), _node(nd, True, depthwise, bias), x)
 
 
 def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,

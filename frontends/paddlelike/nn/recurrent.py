@@ -7,6 +7,7 @@ import math
 from janusgrad.nn import recurrent as NR
 from janusgrad.ops import shape as S
 
+from ..dialect import tag
 from . import initializer as I
 from .layer import Layer
 from .layers import LayerList
@@ -238,6 +239,8 @@ class RNNBase(LayerList):
         out, hn, cn = NR.rnn(mode, x, h0, c0, weights, self.num_layers,
                              self.num_directions == 2, self.dropout, self.training,
                              lengths=sequence_length)
+        if self.could_use_cudnn:  # paddle's fused rnn kernel makes all three
+            out, hn, cn = (tag(t, "RnnGradNode", inputs) for t in (out, hn, cn))
         return _time_major(out, self.time_major), ((hn, cn) if mode == "lstm" else hn)
 
     def extra_repr(self) -> str:
