@@ -230,7 +230,8 @@ class NodeNames:
         name) and return ``t``; never the node of one of ``inputs`` (an op that returned its
         input unchanged)."""
         node = getattr(t, "node", None)
-        if name is not None and node is not None and all(getattr(i, "node", None) is not node for i in inputs):
+        if name is not None and node is not None and \
+                all(getattr(i, "node", None) is not node for i in inputs):
             self._names[node] = name
         return t
 

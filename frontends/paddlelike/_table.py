@@ -861,8 +861,10 @@ ROWS = [
         "x, axis=_axes(axis), keepdims=keepdim, correction=1 if unbiased else 0"),
     # linear algebra
     Row("matmul", matmul), Row("mm", matmul, "input, mat2, name=None", "input, mat2"),
-    Row("bmm", "linalg.bmm", _XY, "x, y", node="BmmGradNode"), Row("mv", "linalg.mv", "x, vec, name=None", "x, vec"),
-    Row("outer", "linalg.outer", _XY, "x, y", node="MultiplyGradNode"), Row("dot", dot), Row("t", t),
+    Row("bmm", "linalg.bmm", _XY, "x, y", node="BmmGradNode"),
+    Row("mv", "linalg.mv", "x, vec, name=None", "x, vec"),
+    Row("outer", "linalg.outer", _XY, "x, y", node="MultiplyGradNode"),
+    Row("dot", dot), Row("t", t),
     # shape
     Row("reshape", reshape, forms="f"), Row("reshape", _reshape_method, forms="m"),
     Row("transpose", "shape.transpose", "x, perm, name=None", "x, tuple(perm)"),
