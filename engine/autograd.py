@@ -477,7 +477,7 @@ def prepare_seeds(roots, grads):
             if g.array.size == r.array.size and d.implicit_seed_any_shape:
                 g = type(g).wrap(g.array.reshape(r.array.shape))
             else:
-                raise d.seed_shape(i, g.array.shape, r.array.shape)
+                raise d.seed_shape(i, g, r)
         if g.array.dtype != r.array.dtype:
             g = type(g).wrap(g.array.astype(r.array.dtype))
         elif not g.requires_grad:

@@ -59,10 +59,11 @@ class Dialect:
     def implicit_seed(self, tensor) -> Exception:
         return RuntimeError("grad can be implicitly created only for scalar outputs")
 
-    def seed_shape(self, index: int, grad_shape, out_shape) -> Exception:
+    def seed_shape(self, index: int, grad, out) -> Exception:
+        """The seed ``grad`` given for output ``index`` (``out``) has another shape."""
         return RuntimeError(
-            f"gradient {index} has shape {tuple(grad_shape)} but output {index} "
-            f"has shape {tuple(out_shape)}"
+            f"gradient {index} has shape {tuple(grad.array.shape)} but output {index} "
+            f"has shape {tuple(out.array.shape)}"
         )
 
     def root_without_grad(self, index: int) -> Exception:
@@ -71,8 +72,9 @@ class Dialect:
     def int_requires_grad(self, dtype) -> Exception:
         return RuntimeError("only floating point tensors can require gradients")
 
-    def inplace_on_leaf(self, view: bool) -> Exception:
-        """An in-place change of a leaf that requires grad (``view``: through indexing)."""
+    def inplace_on_leaf(self, view: bool, tensor=None) -> Exception:
+        """An in-place change of the leaf ``tensor`` that requires grad (``view``: through
+        indexing)."""
         return RuntimeError("a leaf tensor that requires grad is used in an in-place operation")
 
     def remade_view(self, view) -> None:

@@ -173,7 +173,7 @@ class Context:
                             f"input {index} of shape {tuple(input_shape)}")
 
     def leaf_inplace_error(self, tensor) -> Exception:
-        return tensor.dialect.inplace_on_leaf(False)
+        return tensor.dialect.inplace_on_leaf(False, tensor)
 
     # -- the engine's part
     @property

@@ -36,7 +36,7 @@ def _check_inference(x) -> None:
 
 def _check_leaf(x, view: bool) -> None:
     if x.requires_grad and x.node is None:
-        raise x.dialect.inplace_on_leaf(view)
+        raise x.dialect.inplace_on_leaf(view, x)
 
 
 def _snapshot(x):
@@ -244,7 +244,7 @@ def _view_in_graph(x):
     base = found[0]
     if base.requires_grad:
         if base.node is None:
-            raise x.dialect.inplace_on_leaf(True)
+            raise x.dialect.inplace_on_leaf(True, base)
         if not x.requires_grad or _nograd_view(x):  # made under no_grad from such a base
             raise x.dialect.no_grad_view_modified()
     return found

@@ -11,6 +11,7 @@ from janusgrad.tensor import Tensor as _EngineTensor
 
 from ._table import _ints
 from .device import device_of_place, expected_device
+from .dialect import new_name
 from .meta import to_np
 from .tensor import Tensor
 
@@ -39,7 +40,10 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True):
         arr = C.infer_array(data, np_dtype, CPU)  # a device array comes to the host
     else:
         arr = C.infer_array(data, np_dtype, device)
-    return _flagged(Tensor.wrap(arr), stop_gradient)
+    t = Tensor.wrap(arr)
+    # paddle names a tensor made from data at once; one copied from a tensor keeps its name
+    t.name = data.name if isinstance(data, Tensor) else new_name("generated_tensor_")
+    return _flagged(t, stop_gradient)
 
 
 def _float_dtype(dtype):

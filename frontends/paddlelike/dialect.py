@@ -81,10 +81,24 @@ def _shape(s) -> str:
     return "[" + ", ".join(str(int(d)) for d in s) + "]"
 
 
+def new_name(prefix: str) -> str:
+    """The next of paddle's names with this prefix (``eager_tmp_`` or ``generated_tensor_``)."""
+    return f"{prefix}{next(_names[prefix])}"
+
+
 def tensor_name(tensor=None) -> str:
+    """A tensor's name as paddle's messages show it (named now if it had none); a message
+    about no tensor of ours names a fresh one."""
+    if tensor is not None and hasattr(type(tensor), "name"):
+        return tensor.name
     prefix = "eager_tmp_" if tensor is not None and tensor.node is not None else \
         "generated_tensor_"
-    return f"{prefix}{next(_names[prefix])}"
+    return new_name(prefix)
+
+
+def given_name(tensor) -> str:
+    """The name a tensor was given, or "" (paddle's Leaf Var message names no other)."""
+    return getattr(tensor, "_name", None) or ""
 
 
 _CTYPE = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
@@ -136,11 +150,11 @@ class PaddleDialect(Dialect):
             "retain_graph=True. Please set retain_graph=True in the first backward/grad call.\n"
             f"\n  {_HINT_WRAPPERS}\n")
 
-    def seed_shape(self, index: int, grad_shape, out_shape) -> Exception:
+    def seed_shape(self, index: int, grad, out) -> Exception:
         return AssertionError(
-            f"Tensor shape not match, Tensor of grad_tensor [ {tensor_name()} ] with shape "
-            f"paddle.Size({_shape(grad_shape)}) mismatch Tensor [ {tensor_name()} ] with shape "
-            f"paddle.Size({_shape(out_shape)})")
+            f"Tensor shape not match, Tensor of grad_tensor [ {tensor_name(grad)} ] with shape "
+            f"paddle.Size({_shape(grad.array.shape)}) mismatch Tensor [ {tensor_name(out)} ] "
+            f"with shape paddle.Size({_shape(out.array.shape)})")
 
     def int_requires_grad(self, dtype) -> Exception:
         # paddle accepts stop_gradient=False on integer tensors; the frontend never asks.
@@ -195,17 +209,17 @@ class PaddleDialect(Dialect):
             f"{of_np(a).name}, y: {of_np(b).name}. (at /paddle/paddle/phi/common/"
             "type_promotion.h:220)\n")
 
-    def inplace_on_leaf(self, view: bool) -> Exception:
+    def inplace_on_leaf(self, view: bool, tensor=None) -> Exception:
         if view:
             cond = ("egr::EagerUtils::IsLeafTensor(tensor) && "
                     "!egr::EagerUtils::autograd_meta(&tensor)->StopGradient()")
             return ValueError(
-                f"(InvalidArgument) Leaf Tensor ({tensor_name()}) that doesn't stop gradient "
+                f"(InvalidArgument) Leaf Tensor ({given_name(tensor)}) that doesn't stop gradient "
                 f"can't use inplace strategy.\n  [Hint: Expected {cond} == false, but received "
                 f"{cond}:1 != false:0.] (at /paddle/paddle/fluid/pybind/eager_method.cc:1935)\n")
         cond = "!autograd_meta->StopGradient() && IsLeafTensor(target)"
         return ValueError(
-            f"(InvalidArgument) Leaf Var ({tensor_name()}) that doesn't stop gradient can't use "
+            f"(InvalidArgument) Leaf Var ({given_name(tensor)}) that doesn't stop gradient can't use "
             f"inplace strategy.\n  [Hint: Expected {cond} == false, but received {cond}:1 != "
             "false:0.] (at /paddle/paddle/fluid/eager/utils.cc:277)\n")
 

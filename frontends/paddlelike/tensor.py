@@ -21,7 +21,7 @@ from janusgrad.tensor import Tensor as _EngineTensor
 
 from . import _table
 from .device import expected_place, to_place
-from .dialect import DIALECT, node_name, tag, tensor_name
+from .dialect import DIALECT, new_name, node_name, tag, tensor_name
 from .meta import CPU as _CPU_PLACE
 from .meta import CUDAPlace, DataType, Place, Size, of_np, place_of, to_np
 from .printing import to_string
@@ -68,9 +68,23 @@ def _check_seed(t, g) -> None:
 
 
 class Tensor(_EngineTensor):
-    __slots__ = ()
+    __slots__ = ("_name",)  # paddle's tensor name; unset until named (see ``name``)
     dialect = DIALECT
     __array_priority__ = 100  # numpy scalars defer to our reflected operators
+
+    # ---------------------------------------------------------------- name
+    @property
+    def name(self) -> str:
+        """paddle names a tensor made from data at once (``generated_tensor_N``) and an op's
+        result only when its name is first read (``eager_tmp_N``)."""
+        name = getattr(self, "_name", None)
+        if name is None:
+            name = self._name = new_name("eager_tmp_")
+        return name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self._name = value
 
     # ---------------------------------------------------------------- flags
     @property
@@ -272,7 +286,7 @@ class Tensor(_EngineTensor):
     def _check_inplace(self) -> None:
         # paddle words a whole-tensor in-place op on a grad leaf as "Leaf Var"
         if self.requires_grad and self.node is None and _grad_enabled():
-            raise self.dialect.inplace_on_leaf(False)
+            raise self.dialect.inplace_on_leaf(False, self)
 
     def zero_(self):
         self._check_inplace()

@@ -102,10 +102,11 @@ class TorchDialect(Dialect):
     def implicit_seed(self, tensor) -> Exception:
         return RuntimeError("grad can be implicitly created only for scalar outputs")
 
-    def seed_shape(self, index: int, grad_shape, out_shape) -> Exception:
+    def seed_shape(self, index: int, grad, out) -> Exception:
         return RuntimeError(
-            f"Mismatch in shape: grad_output[{index}] has a shape of {size_str(grad_shape)} "
-            f"and output[{index}] has a shape of {size_str(out_shape)}.")
+            f"Mismatch in shape: grad_output[{index}] has a shape of "
+            f"{size_str(grad.array.shape)} and output[{index}] has a shape of "
+            f"{size_str(out.array.shape)}.")
 
     def root_without_grad(self, index: int) -> Exception:
         return RuntimeError(
@@ -204,7 +205,7 @@ class TorchDialect(Dialect):
     def promotion(self, a, b) -> Exception:
         return TypeError(f"cannot combine dtypes {long_name(a)} and {long_name(b)}")
 
-    def inplace_on_leaf(self, view: bool) -> Exception:
+    def inplace_on_leaf(self, view: bool, tensor=None) -> Exception:
         if view:
             return RuntimeError("a view of a leaf Variable that requires grad is being used in "
                                 "an in-place operation.")

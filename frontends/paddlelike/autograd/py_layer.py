@@ -15,7 +15,7 @@ from janusgrad import function as _fn
 from janusgrad.tensor import Tensor as _EngineTensor
 
 from .. import dialect as _dialect
-from ..dialect import tensor_name
+from ..dialect import given_name
 
 _ids = itertools.count()
 _AT_NODE = "(at /paddle/paddle/fluid/eager/pylayer/py_layer_node.cc:{})\n"
@@ -96,7 +96,7 @@ class PyLayerBackward(PyLayerContext):
         cond = ("!inplace_tensor_autograd_meta->StopGradient() && "
                 "egr::EagerUtils::IsLeafTensor(*inplace_tensor)")
         return ValueError(
-            f"(InvalidArgument) {self._forward_cls.__name__} : Leaf Var ({tensor_name()}) that "
+            f"(InvalidArgument) {self._forward_cls.__name__} : Leaf Var ({given_name(tensor)}) that "
             f"doesn't stop gradient can't use inplace strategy.\n  [Hint: Expected {cond} == "
             f"false, but received {cond}:1 != false:0.] "
             "(at /paddle/paddle/fluid/pybind/eager_py_layer.cc:550)\n")

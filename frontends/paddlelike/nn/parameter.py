@@ -33,7 +33,7 @@ def snake_case(name: str) -> str:
 class Parameter(Tensor):
     """paddle's ``EagerParamBase``: a trainable leaf that prints ``Parameter containing:``."""
 
-    __slots__ = ("name", "trainable_", "optimize_attr", "regularizer", "need_clip",
+    __slots__ = ("trainable_", "optimize_attr", "regularizer", "need_clip",
                  "do_model_average", "is_distributed")
 
     @classmethod
