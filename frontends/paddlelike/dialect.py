@@ -219,8 +219,8 @@ class PaddleDialect(Dialect):
                 f"{cond}:1 != false:0.] (at /paddle/paddle/fluid/pybind/eager_method.cc:1935)\n")
         cond = "!autograd_meta->StopGradient() && IsLeafTensor(target)"
         return ValueError(
-            f"(InvalidArgument) Leaf Var ({given_name(tensor)}) that doesn't stop gradient can't use "
-            f"inplace strategy.\n  [Hint: Expected {cond} == false, but received {cond}:1 != "
+            f"(InvalidArgument) Leaf Var ({given_name(tensor)}) that doesn't stop gradient can't "
+            f"use inplace strategy.\n  [Hint: Expected {cond} == false, but received {cond}:1 != "
             "false:0.] (at /paddle/paddle/fluid/eager/utils.cc:277)\n")
 
     def invalid(self, op: str, message: str, **info) -> Exception:

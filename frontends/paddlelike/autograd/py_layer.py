@@ -96,8 +96,8 @@ class PyLayerBackward(PyLayerContext):
         cond = ("!inplace_tensor_autograd_meta->StopGradient() && "
                 "egr::EagerUtils::IsLeafTensor(*inplace_tensor)")
         return ValueError(
-            f"(InvalidArgument) {self._forward_cls.__name__} : Leaf Var ({given_name(tensor)}) that "
-            f"doesn't stop gradient can't use inplace strategy.\n  [Hint: Expected {cond} == "
+            f"(InvalidArgument) {self._forward_cls.__name__} : Leaf Var ({given_name(tensor)}) "
+            f"that doesn't stop gradient can't use inplace strategy.\n  [Hint: Expected {cond} == "
             f"false, but received {cond}:1 != false:0.] "
             "(at /paddle/paddle/fluid/pybind/eager_py_layer.cc:550)\n")
 
