@@ -92,6 +92,38 @@ def check_layout(nbytes: int, itemsize: int, offset, size, stride) -> int:
     return numel
 
 
+class ArrayPickleError(ValueError):
+    """A pickle asks for an array in a way numpy's own array pickles never do."""
+
+
+class _ArrayType:
+    """Stands for numpy.ndarray in a checked unpickle: numpy's array pickles only pass it
+    to ``_reconstruct``; calling it (an uninitialised array of any size) is refused."""
+
+    def __call__(self, *args, **kwargs):
+        raise ArrayPickleError("calling numpy.ndarray (an array of uninitialised memory)")
+
+
+ARRAY_TYPE = _ArrayType()
+
+
+def reconstruct_array(subtype, shape, dtype) -> object:
+    """numpy's ``_reconstruct`` for a checked unpickle: always an empty array, which the
+    pickle's state then shapes and fills (numpy checks its bytes against its shape and
+    dtype), so a file that gives no state gets no uninitialised memory."""
+    if subtype is not ARRAY_TYPE:
+        raise ArrayPickleError(f"_reconstruct of {subtype!r}, not numpy.ndarray")
+    return host.empty((0,), dtype=host.int8)
+
+
+# the globals of numpy's array pickles, bound to the checked stand-ins above
+ARRAY_PICKLE_GLOBALS = {
+    ("numpy", "ndarray"): ARRAY_TYPE,
+    ("numpy._core.multiarray", "_reconstruct"): reconstruct_array,
+    ("numpy.core.multiarray", "_reconstruct"): reconstruct_array,
+}
+
+
 def check_record(nbytes: int, itemsize: int, numel) -> None:
     """A storage record of ``nbytes`` bytes declared to hold ``numel`` elements of
     ``itemsize`` bytes: LayoutError (RECORD, or NOT_INT) unless the two agree."""
