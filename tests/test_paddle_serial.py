@@ -108,3 +108,32 @@ def test_save_bad_protocol(tmp_path):
         except Exception as e:  # noqa: BLE001
             return type(e).__name__, str(e)
     assert run(paddle) == run(paddlelike)
+
+
+DTYPES = ["int8", "uint8", "int16", "int32", "int64", "bool", "float16", "float32", "float64"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_every_dtype_moves_both_ways(tmp_path, dtype):
+    values = np.array([200, 1, -56, 0, 3]).astype(dtype)
+    paddlelike.save({"t": paddlelike.to_tensor(values)}, str(tmp_path / "ours.pdparams"))
+    real = paddle.load(str(tmp_path / "ours.pdparams"))["t"]
+    assert str(real.dtype) == f"paddle.{dtype}"
+    np.testing.assert_array_equal(real.numpy(), values)
+    paddle.save({"t": paddle.to_tensor(values)}, str(tmp_path / "real.pdparams"))
+    ours = paddlelike.load(str(tmp_path / "real.pdparams"))["t"]
+    assert str(ours.dtype) == f"paddle.{dtype}"
+    np.testing.assert_array_equal(ours.numpy(), values)
+
+
+def test_a_bfloat16_tensor_loads_as_its_float32_values(tmp_path):
+    """paddle saves bfloat16 as uint16 bit patterns; paddlelike has no bfloat16 and widens
+    them, exactly (return_numpy keeps the bits, as paddle does)."""
+    want = paddle.to_tensor([1.5, -2.0, 3.140625], dtype="bfloat16")
+    paddle.save({"t": want}, str(tmp_path / "bf.pdparams"))
+    got = paddlelike.load(str(tmp_path / "bf.pdparams"))["t"]
+    assert str(got.dtype) == "paddle.float32"
+    np.testing.assert_array_equal(got.numpy(), want.astype("float32").numpy())
+    bits = paddlelike.load(str(tmp_path / "bf.pdparams"), return_numpy=True)["t"]
+    np.testing.assert_array_equal(bits, paddle.load(str(tmp_path / "bf.pdparams"),
+                                                    return_numpy=True)["t"])

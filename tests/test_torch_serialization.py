@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import zipfile
 
 import numpy as np
 import pytest
@@ -119,3 +120,61 @@ def test_weights_only_refuses_unknown_globals(tmp_path):
     torch.save({"net": torch.nn.Linear(2, 1)}, tmp_path / "m.pt")
     with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
         torchlike.load(tmp_path / "m.pt")
+
+
+# ------------------------------------------------------------------ dtypes, byte order, views
+DTYPES = ["int8", "uint8", "int16", "int32", "int64", "bool", "float16", "float32", "float64"]
+VALUES = [200, 1, -56, 0, 3]  # 200 and -56 tell int8 from uint8 apart
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_every_dtype_moves_both_ways(dtype):
+    """Our save -> real load and real save -> our load keep dtype and values (a swap of
+    two storage names, int8's and uint8's say, passes our own round trip but not this)."""
+    values = np.array(VALUES).astype(dtype)
+    buf = io.BytesIO()
+    torchlike.save({"t": torchlike.from_numpy(values.copy())}, buf)
+    buf.seek(0)
+    real = torch.load(buf, weights_only=True)["t"]
+    assert str(real.dtype) == f"torch.{dtype}"
+    np.testing.assert_array_equal(real.numpy(), values)
+    buf = io.BytesIO()
+    torch.save({"t": torch.from_numpy(values.copy())}, buf)
+    buf.seek(0)
+    ours = torchlike.load(buf)["t"]
+    assert str(ours.dtype) == f"torch.{dtype}"
+    np.testing.assert_array_equal(ours.numpy(), values)
+
+
+def test_a_bfloat16_storage_loads_as_its_float32_values():
+    """torchlike has no bfloat16: a real bfloat16 tensor loads widened, exactly."""
+    want = torch.tensor([1.5, -2.0, 3.140625, 1e30], dtype=torch.bfloat16)
+    buf = io.BytesIO()
+    torch.save({"t": want, "view": want[1:]}, buf)
+    buf.seek(0)
+    got = torchlike.load(buf)
+    assert got["t"].dtype == torchlike.float32
+    np.testing.assert_array_equal(got["t"].numpy(), want.float().numpy())
+    np.testing.assert_array_equal(got["view"].numpy(), want[1:].float().numpy())
+
+
+def test_a_big_endian_array_is_saved_little_endian(tmp_path):
+    ours = torchlike.from_numpy(np.arange(3, dtype=">f4"))
+    torchlike.save(ours, tmp_path / "be.pt")
+    np.testing.assert_array_equal(torch.load(tmp_path / "be.pt").numpy(), [0.0, 1.0, 2.0])
+    back = torchlike.load(tmp_path / "be.pt")
+    np.testing.assert_array_equal(back.numpy(), [0.0, 1.0, 2.0])
+    assert back.dtype == torchlike.float32
+
+
+def test_real_views_with_an_offset_and_a_shared_storage_load():
+    base = torch.arange(6.0)
+    buf = io.BytesIO()
+    torch.save({"tail": base[2:], "both": (base[1:4], base.view(2, 3).T)}, buf)
+    buf.seek(0)
+    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as z:  # one storage for all three
+        assert sum("/data/" in n for n in z.namelist()) == 1
+    got = torchlike.load(buf)
+    assert got["tail"].tolist() == [2.0, 3.0, 4.0, 5.0]
+    assert got["both"][0].tolist() == [1.0, 2.0, 3.0]
+    assert got["both"][1].tolist() == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]

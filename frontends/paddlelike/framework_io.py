@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import pickle
 
+from janusgrad import io as EIO
 from janusgrad.backend import from_host, is_array
 from janusgrad.nn.data import any_nested as _any_nested
 from janusgrad.nn.data import map_nested as _map_nested
@@ -90,9 +91,13 @@ def _is_name_array_pair(obj) -> bool:
 
 def _tensor(a, return_numpy: bool):
     """A loaded array: numpy as it is, or a tensor on the expected place (gpu:0 where a
-    GPU is usable, as paddle loads)."""
+    GPU is usable, as paddle loads). paddle saves a bfloat16 tensor as its uint16 bit
+    patterns and loads those as bfloat16; the engine has no bfloat16, so they are widened
+    to float32 (exactly)."""
     if return_numpy:
         return a
+    if a.dtype.name == "uint16":
+        a = EIO.widen_bfloat16(a)
     device = expected_device()
     return Tensor.wrap(a if device is None else from_host(a, device))
 
@@ -120,25 +125,45 @@ def _python3_name(module: str, name: str) -> str:
     return f"{m}.{n}" if (m, n) == (module, name) else f"{m}.{n} (written {module}.{name})"
 
 
+class _Refused(pickle.UnpicklingError):
+    """Our own refusal of a global (already worded), not a file paddle cannot parse."""
+
+
 class _RestrictedUnpickler(pickle.Unpickler):
     """Resolves only the globals in ``SAFE_GLOBALS``: a checkpoint cannot run code."""
 
     def find_class(self, module, name):
         # (protocol 2 names builtins __builtin__; pickle maps it after this check)
         if (module, name) not in SAFE_GLOBALS:
-            raise pickle.UnpicklingError(
+            raise _Refused(
                 f"paddle.load refused to load {_python3_name(module, name)}: a paddle.save "
                 "checkpoint holds "
                 "only arrays, numbers, strings and containers, and loading any other "
                 "global could run code from the file. If you trust this file, load it with "
                 "paddle.load(path, weights_only=False).")
-        return super().find_class(module, name)
+        checked = EIO.ARRAY_PICKLE_GLOBALS.get((module, name))
+        return checked if checked is not None else super().find_class(module, name)
 
 
-def _unpickle(f, weights_only: bool):
-    if weights_only:
-        return _RestrictedUnpickler(f, encoding="latin1").load()
-    return pickle.load(f, encoding="latin1")
+def _unpickle(f, weights_only: bool, path):
+    """The object pickled in ``f``. A file that is not a pickle fails as in paddle, whose
+    load tries its binary tensor and program formats after an UnpicklingError and reports
+    that none parses (a ValueError); an empty file is an EOFError there too. The arrays
+    in it are checked by numpy as they are rebuilt (the shape against the bytes given:
+    paddle's format has no strides or offsets), as in paddle."""
+    try:
+        if weights_only:
+            return _RestrictedUnpickler(f, encoding="latin1").load()
+        return pickle.load(f, encoding="latin1")
+    except _Refused:
+        raise
+    except EIO.ArrayPickleError as e:
+        raise pickle.UnpicklingError(
+            f"paddle.load refused {e}: paddle.save writes arrays through numpy's own "
+            "pickles. If you trust this file, load it with "
+            "paddle.load(path, weights_only=False).") from None
+    except pickle.UnpicklingError:
+        raise ValueError(f"`paddle.load` can not parse the file:{path}.") from None
 
 
 def load(path, weights_only: bool = True, **configs):
@@ -158,9 +183,9 @@ def load(path, weights_only: bool = True, **configs):
         if not os.path.exists(path):
             raise ValueError(f"The ``path`` ({path}) to load model not exists.")
         with open(path, "rb") as f:
-            result = _unpickle(f, weights_only)
+            result = _unpickle(f, weights_only, path)
     else:
-        result = _unpickle(path, weights_only)
+        result = _unpickle(path, weights_only, path)
     if isinstance(result, dict) and NAME_TABLE in result:
         for key in result[NAME_TABLE]:
             if is_array(result.get(key)):

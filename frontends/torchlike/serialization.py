@@ -26,7 +26,7 @@ _STORAGE_OF = {
     "int64": "LongStorage", "int32": "IntStorage", "int16": "ShortStorage",
     "int8": "CharStorage", "uint8": "ByteStorage", "bool": "BoolStorage",
 }
-_DTYPE_OF = {v: k for k, v in _STORAGE_OF.items()}
+_DTYPE_OF = {**{v: k for k, v in _STORAGE_OF.items()}, "BFloat16Storage": "bfloat16"}
 _ALIGN = 64
 
 
@@ -141,22 +141,92 @@ class _StorageType:
         self.dtype_name = dtype_name
 
 
-class _DeviceStorage:
-    """A loaded storage bound for a device: the host bytes and where its tensors go."""
+# a bfloat16 storage is read as its 16-bit patterns and widened to float32 (exactly: the
+# engine has no bfloat16), after the layout was checked against the 2-byte elements
+_FILE_DTYPE = {"bfloat16": "uint16"}
 
-    def __init__(self, array, device) -> None:
+
+class _LoadedStorage:
+    """A storage read from record ``name``: its host elements and the engine device its
+    tensors go to (None: host)."""
+
+    def __init__(self, name: str, dtype_name: str, array, device) -> None:
+        self.name = name
+        self.dtype_name = dtype_name
         self.array = array
         self.device = device
+
+
+_CORRUPT = (". This is an internal miniz error. If you are seeing this error, there is a high "
+            "likelihood that your checkpoint file is corrupted. This can happen if the "
+            "checkpoint was not saved properly, was transferred incorrectly, or the file was "
+            "modified after saving.")
+
+
+def _archive_error(e: EIO.ArchiveError) -> RuntimeError:
+    """torch's words for an unreadable archive (its reader's, miniz's)."""
+    what = {
+        EIO.ArchiveError.NOT_ZIP: "failed reading zip archive: not a ZIP archive",
+        EIO.ArchiveError.NO_DIRECTORY:
+            "failed reading zip archive: failed finding central directory",
+        EIO.ArchiveError.MISSING: f"failed locating file {e.name}: file not found",
+        EIO.ArchiveError.CORRUPT: f"failed reading file {e.name}: CRC-32 check failed",
+    }[e.reason]
+    return RuntimeError(f"PytorchStreamReader {what}{_CORRUPT}")
+
+
+def _layout_error(e: EIO.LayoutError, record: str) -> Exception:
+    """torch's exception and words for a tensor that does not fit its storage, naming the
+    record the storage came from."""
+    size, stride = e.size, e.stride
+    if e.reason == EIO.LayoutError.NOT_INT and e.field == "numel":
+        return TypeError("get_storage_from_record(): incompatible function arguments: the "
+                         f"element count {size!r} of record '{record}' is not a "
+                         "non-negative int")
+    if e.reason == EIO.LayoutError.NOT_INT:
+        got = ", ".join(type(v).__name__ for v in (e.offset, size, stride))
+        return TypeError("set_() received an invalid combination of arguments - got "
+                         f"(torch.storage.UntypedStorage, {got}), but expected (torch.Storage "
+                         "source, int storage_offset, tuple of ints size, tuple of ints "
+                         f"stride) (record '{record}': offset {e.offset!r}, size {size!r}, "
+                         f"stride {stride!r})")
+    if e.reason == EIO.LayoutError.INT64:
+        field = "storage_offset" if e.field == "offset" else e.field
+        return TypeError(f"set_(): argument '{field}' failed to unpack the object with error "
+                         f"\"Overflow when unpacking long long\" (record '{record}': offset "
+                         f"{e.offset}, size {list(size)}, stride {list(stride)})")
+    if e.reason == EIO.LayoutError.RECORD:
+        want = size * e.itemsize
+        return RuntimeError(f"record size ({e.nbytes} bytes) does not match expected size "
+                            f"({want} bytes = {want} elements * 1 bytes/element) for dtype "
+                            f"Byte (record '{record}')")
+    msg = {
+        EIO.LayoutError.RANK: f"unequal size length ({len(size)}) and stride length "
+                              f"({len(stride)})",
+        EIO.LayoutError.OFFSET: f"Tensor: invalid storage offset {e.offset}",
+        EIO.LayoutError.NUMEL: "numel: integer multiplication overflow",
+        EIO.LayoutError.EXTENT: f"Storage size calculation overflowed with sizes="
+                                f"{list(size)} and strides={list(stride)}",
+        EIO.LayoutError.BOUNDS: "Trying to resize storage that is not resizable",
+    }[e.reason]
+    return RuntimeError(f"{msg} (record '{record}' holds {e.nbytes} bytes; the tensor has "
+                        f"storage offset {e.offset}, size {list(size)}, stride {list(stride)}"
+                        f" in {e.itemsize}-byte elements)")
 
 
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False,
                        backward_hooks=None, metadata=None):
     from ._tensor import Tensor
-    if isinstance(storage, _DeviceStorage):
-        array = EIO.strided_from_flat(storage.array, int(storage_offset), size, stride)
-        t = Tensor.wrap(to_device(array, storage.device))
-    else:
-        t = Tensor.wrap(EIO.strided_from_flat(storage, int(storage_offset), size, stride))
+    if not isinstance(storage, _LoadedStorage):
+        raise TypeError(f"_rebuild_tensor_v2(): expected a storage, got "
+                        f"{type(storage).__name__}")
+    try:
+        array = EIO.strided_from_flat(storage.array, storage_offset, size, stride)
+    except EIO.LayoutError as e:
+        raise _layout_error(e, storage.name) from None
+    if storage.dtype_name == "bfloat16":
+        array = EIO.widen_bfloat16(array)
+    t = Tensor.wrap(array if storage.device is None else to_device(array, storage.device))
     if requires_grad:
         t.requires_grad = True
     return t
@@ -188,6 +258,19 @@ _ALLOWED = {
     ("builtins", "complex"): complex,
 }
 
+_WEIGHTS_ONLY = (
+    "Weights only load failed. In PyTorch 2.6, we changed the default value of the "
+    "`weights_only` argument in `torch.load` from `False` to `True`. Re-running "
+    "`torch.load` with `weights_only` set to `False` will likely succeed, but it "
+    "can result in arbitrary code execution. Do it only if you got the file from "
+    "a trusted source.\n Please file an issue with the following so that we can "
+    "make `weights_only=True` compatible with your use case: WeightsUnpickler "
+    "error: ")
+
+
+class _Refused(pickle.UnpicklingError):
+    """Our own refusal of a global (already worded), not a damaged pickle."""
+
 
 class _TorchUnpickler(pickle.Unpickler):
     def __init__(self, file, records, weights_only: bool, place) -> None:
@@ -208,15 +291,9 @@ class _TorchUnpickler(pickle.Unpickler):
         if module == "torch" and name == "device":
             return device
         if self.weights_only:
-            raise pickle.UnpicklingError(
-                "Weights only load failed. In PyTorch 2.6, we changed the default value of the "
-                "`weights_only` argument in `torch.load` from `False` to `True`. Re-running "
-                "`torch.load` with `weights_only` set to `False` will likely succeed, but it "
-                "can result in arbitrary code execution. Do it only if you got the file from "
-                f"a trusted source.\n Please file an issue with the following so that we can "
-                f"make `weights_only=True` compatible with your use case: WeightsUnpickler "
-                f"error: Unsupported global: GLOBAL {module}.{name} was not an allowed global "
-                "by default.")
+            raise _Refused(
+                f"{_WEIGHTS_ONLY}Unsupported global: GLOBAL {module}.{name} was not an "
+                "allowed global by default.")
         if module == "torch" or module.startswith("torch."):
             import importlib
             shim = importlib.import_module("torchlike" + module[len("torch"):])
@@ -224,32 +301,82 @@ class _TorchUnpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
     def persistent_load(self, pid):
-        kind, storage_type, key, location, numel = pid[:5]
-        if kind != "storage":
-            raise pickle.UnpicklingError(f"unknown persistent id {kind!r}")
+        if not (isinstance(pid, tuple) and len(pid) >= 5 and pid[0] == "storage"
+                and isinstance(pid[2], str)):
+            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
+        _, storage_type, key, location, numel = pid[:5]
         if key not in self.loaded:
-            name = storage_type.dtype_name if isinstance(storage_type, _StorageType) \
-                else "uint8"
-            data = self.records(f"data/{key}")
-            width = len(data) // max(int(numel), 1) if numel else 1
-            if not isinstance(storage_type, _StorageType):  # untyped storage: raw bytes
-                name = "uint8"
-                numel = len(data) // width
-            array = EIO.array_from_bytes(data, name, (int(numel),))
-            dev = self.place(array, str(location))
-            self.loaded[key] = array if dev is None else _DeviceStorage(array, dev)
+            record = f"data/{key}"
+            data = self.records.read(record)
+            name = "uint8"  # an untyped storage: numel counts bytes
+            if isinstance(storage_type, _StorageType):
+                name = storage_type.dtype_name
+            file_dtype = _FILE_DTYPE.get(name, name)
+            try:
+                EIO.check_record(len(data), EIO.itemsize(file_dtype), numel)
+            except EIO.LayoutError as e:
+                raise _layout_error(e, self.records.prefix + record) from None
+            array = EIO.array_from_bytes(data, file_dtype, (numel,))
+            self.loaded[key] = _LoadedStorage(self.records.prefix + record, name, array,
+                                              self.place(array, str(location)))
         return self.loaded[key]
+
+
+_VERSION_MISSING = ('Expected hasRecord("version") to be true, but got false.  (Could this '
+                    'error message be improved?  If so, please report an enhancement '
+                    'request to PyTorch.)')
+
+
+def _unpickle(unpickler: pickle.Unpickler, weights_only: bool):
+    """Run ``unpickler``; a damaged pickle fails as torch's weights-only unpickler fails
+    (a truncated one with EOFError, any other wrapped in its UnpicklingError)."""
+    try:
+        return unpickler.load()
+    except _Refused:
+        raise
+    except pickle.UnpicklingError as e:
+        if not weights_only:
+            raise
+        if "truncated" in str(e):  # the C unpickler's words for data that ends early
+            raise EOFError(str(e)) from None
+        raise pickle.UnpicklingError(f"{_WEIGHTS_ONLY}{e}") from None
+
+
+_LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
+
+
+def _load_legacy(f, weights_only: bool):
+    """A file that is not a zip archive: torch reads it as its legacy format, which starts
+    with a pickled magic number. We raise torch's errors for a file that is not one, and
+    refuse the legacy format itself (torchlike reads the zip format only)."""
+    opened = None
+    if isinstance(f, (str, os.PathLike)):
+        opened = f = open(f, "rb")
+    try:
+        magic = _unpickle(_TorchUnpickler(f, None, True, None), weights_only)
+    finally:
+        if opened is not None:
+            opened.close()
+    if magic != _LEGACY_MAGIC:
+        raise RuntimeError("Invalid magic number; corrupt file?")
+    raise RuntimeError("torchlike reads only torch's zip file format (torch >= 1.6): this "
+                       "file is in the legacy format; re-save it with torch.save")
 
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     weights_only = True if weights_only is None else bool(weights_only)
-    with EIO.read_zip(f, "data.pkl") as archive:
-        if archive is None:
-            raise RuntimeError("torchlike reads only torch's zip file format (torch >= 1.6)")
-        pkl, records = archive
-        return _TorchUnpickler(io.BytesIO(pkl), records, weights_only,
-                               _placement(map_location)).load()
+    try:
+        with EIO.read_zip(f) as archive:
+            if archive is None:
+                return _load_legacy(f, weights_only)
+            if not (archive.has("version") or archive.has(".data/version")):
+                raise RuntimeError(_VERSION_MISSING)
+            pkl = archive.read("data.pkl")
+            return _unpickle(_TorchUnpickler(io.BytesIO(pkl), archive, weights_only,
+                                             _placement(map_location)), weights_only)
+    except EIO.ArchiveError as e:
+        raise _archive_error(e) from None
 
 
 CUDA_ON_CPU = (
