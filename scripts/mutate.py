@@ -14,6 +14,13 @@ gap in the tests or an equivalent change (read it).
 
 Run it before closing an issue that touches derivative or reduction code, and name the
 survivors found (and fixed) in the issue's note.
+
+``--planted`` runs instead the planted bugs of ``PLANTED`` below: hand-written changes
+anywhere in the repository, each undoing one fix (or planting one bug once found), with
+the tests that must catch it; each must be killed.
+
+    .venv/bin/python scripts/mutate.py --planted                    # all of them
+    .venv/bin/python scripts/mutate.py --planted trace-shared-constant
 """
 from __future__ import annotations
 
@@ -35,6 +42,24 @@ TARGET_NAMES = ("_vjp", "_raw", "_spread", "_with_kept_axes", "_filled", "expand
 SWAP = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult}
 CMP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
        ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
+
+# name: (file, text replaced (found exactly once), its replacement, the tests that catch it)
+PLANTED = {
+    # a replay hands out the tensor of the trace's constant itself: one caller's in-place
+    # change shows in every later call's result
+    "trace-shared-constant": (
+        "engine/trace/replay.py",
+        "        return type(k[1]).wrap(k[1].array.copy())\n",
+        "        return k[1]\n",
+        ["tests/test_trace_breaks.py"]),
+    # the one-node backward gives two leaves the one gradient array the rule returned for
+    # both (add's): an in-place change of one leaf's .grad changes the other's
+    "one-node-shared-grad": (
+        "engine/autograd.py",
+        "            if grads[j] is gi:  # one array sent to two leaves: each its own\n",
+        "            if False:\n",
+        ["tests/test_autograd_engine.py"]),
+}
 
 
 def _targets(tree):
@@ -131,7 +156,8 @@ def _scratch() -> Path:
 
 
 def run_mutant(root: Path, rel: str, text: str, tests, timeout: float) -> str:
-    target = root / "engine" / "ops" / rel
+    """Run ``tests`` with ``rel`` (a path in the repository) holding ``text``."""
+    target = root / rel
     original = target.read_text()
     target.write_text(text)
     env = dict(os.environ, HYPOTHESIS_PROFILE="ci",
@@ -147,6 +173,36 @@ def run_mutant(root: Path, rel: str, text: str, tests, timeout: float) -> str:
         target.write_text(original)
 
 
+def run_planted(names, timeout: float, list_only: bool) -> int:
+    """Plant each bug named in a scratch copy and run its tests: 1 if any survives."""
+    unknown = [n for n in names if n not in PLANTED]
+    if unknown:
+        raise SystemExit(f"no planted bug {', '.join(unknown)}; known: {', '.join(PLANTED)}")
+    if list_only:
+        for name in names:
+            print(f"  {name}: {PLANTED[name][0]} ({' '.join(PLANTED[name][3])})")
+        return 0
+    root = _scratch()
+    survivors = []
+    try:
+        for name in names:
+            rel, old, new, tests = PLANTED[name]
+            source = (REPO / rel).read_text()
+            if source.count(old) != 1:  # the code moved: the entry must follow it
+                raise SystemExit(f"{name}: its text occurs {source.count(old)} times in {rel}")
+            t0 = time.perf_counter()
+            verdict = run_mutant(root, rel, source.replace(old, new), tests, timeout)
+            print(f"{verdict:9s} {time.perf_counter() - t0:5.0f}s  {name}", flush=True)
+            if verdict == "survived":
+                survivors.append(name)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print(f"\n{len(names) - len(survivors)} killed, {len(survivors)} survived")
+    for name in survivors:
+        print("  SURVIVOR:", name)
+    return 1 if survivors else 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--file", default="reduce.py", help="a file under engine/ops")
@@ -155,7 +211,11 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant")
     ap.add_argument("--tests", nargs="*", default=TESTS)
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
+    ap.add_argument("--planted", nargs="*", metavar="NAME",
+                    help="run the planted bugs named (none named: all of them)")
     args = ap.parse_args(argv)
+    if args.planted is not None:
+        return run_planted(args.planted or list(PLANTED), args.timeout, args.list)
     source = (REPO / "engine" / "ops" / args.file).read_text()
     found = list(mutants(source))
     print(f"{len(found)} mutants in engine/ops/{args.file}")
@@ -170,7 +230,8 @@ def main(argv=None):
     try:
         for i, (desc, text) in enumerate(chosen, 1):
             t0 = time.perf_counter()
-            verdict = run_mutant(root, args.file, text, args.tests, args.timeout)
+            verdict = run_mutant(root, f"engine/ops/{args.file}", text, args.tests,
+                                 args.timeout)
             print(f"[{i}/{len(chosen)}] {verdict:9s} {time.perf_counter() - t0:5.0f}s  {desc}",
                   flush=True)
             if verdict == "survived":

@@ -9,9 +9,12 @@ saves each model's initial ``state_dict`` with ``torch.save``; then under
 training.  Each run trains one epoch of two identical synthetic batches (so the second
 loss is the loss after one SGD step on the first) and writes, per case, an ``.npz`` of the
 two losses, the gradients the optimizer stepped on first, and the ``state_dict`` after
-training; or an ``.err`` with the traceback.  The classes the package lacks but the book
-defines in its notebooks on top of the package (BNLeNet, ResNet, LSTM) are written here
-as the book writes them.  Dropout is 0 everywhere so both runs are deterministic.
+training; or an ``.err`` with the traceback.  Each case then trains again in float64 from
+the same (float32) initial state and batch (``MODE_f64_CASE.npz``): each run's float32
+error, measured against it, bounds the comparison of the float32 results.  The classes
+the package lacks but the book defines in its notebooks on top of the package (BNLeNet,
+ResNet, LSTM) are written here as the book writes them.  Dropout is 0 everywhere so both
+runs are deterministic.
 """
 import os
 import sys
@@ -237,19 +240,42 @@ def arr(t):
     return t.detach().cpu().numpy().copy()
 
 
-def run(name):
+def widen(model):
+    """What the book's classes compute in float32 whatever the default dtype, in float64
+    for the wide run: RNNLMScratch's one-hots (exactly), PositionalEncoding's table (as
+    the book computes it; in float32 it differs between the frameworks' sin and cos)."""
+    if hasattr(model, "one_hot"):
+        model.one_hot = lambda X, one_hot=model.one_hot: one_hot(X).double()
+    for m in model.modules():
+        if isinstance(m, d2l.PositionalEncoding):
+            _, max_len, num_hiddens = m.P.shape
+            X = torch.arange(max_len, dtype=torch.float64).reshape(-1, 1) / torch.pow(
+                10000, torch.arange(0, num_hiddens, 2, dtype=torch.float64) / num_hiddens)
+            m.P = torch.zeros((1, max_len, num_hiddens), dtype=torch.float64)
+            m.P[:, :, 0::2] = torch.sin(X)
+            m.P[:, :, 1::2] = torch.cos(X)
+
+
+def run(name, wide=False):
+    """One case; ``wide``: in float64 (the default dtype while it builds and trains, the
+    float32 checkpoint and batch widened exactly)."""
     torch.manual_seed(0)
     model, batch, trainer_kw, init = make(name)
     model.board.display = False
+    if wide:
+        batch = [b.double() if b.is_floating_point() else b for b in batch]
+        widen(model)
     # materialise the lazy layers (the book's apply_init); BatchNorm's statistics of this
-    # forward are overwritten below on the torchlike side, by the loaded state
+    # forward are overwritten below by the loaded state (the one real torch's first saved)
     model.apply_init(batch[:-1], init)
     ckpt = os.path.join(OUT, f"{name}.pt")
-    if MODE == "torch":
+    if MODE == "torch" and not wide:
         torch.save(model.state_dict(), ckpt)
     elif os.path.exists(ckpt):
         missing = model.load_state_dict(torch.load(ckpt))
         assert not missing.missing_keys and not missing.unexpected_keys, missing
+    if wide:
+        model.double()
 
     losses, grads = [], []
     training_step = model.training_step
@@ -277,15 +303,21 @@ def run(name):
     result = {"loss": np.array(losses)}
     result.update({f"grad|{k}": v for k, v in grads[0].items()})
     result.update({f"state|{k}": arr(v) for k, v in model.state_dict().items()})
-    np.savez(os.path.join(OUT, f"{MODE}_{name}.npz"), **result)
+    np.savez(os.path.join(OUT, f"{MODE}{'_f64' if wide else ''}_{name}.npz"), **result)
 
 
 for case in CASES:
-    try:
-        start = time.perf_counter()
-        run(case)
-        print(f"{case}: {time.perf_counter() - start:.2f} s")
-    except Exception:
-        with open(os.path.join(OUT, f"{MODE}_{case}.err"), "w") as f:
-            f.write(traceback.format_exc())
+    for wide in (False, True):
+        tag = f"{MODE}{'_f64' if wide else ''}"
+        try:
+            start = time.perf_counter()
+            if wide:
+                torch.set_default_dtype(torch.float64)
+            run(case, wide)
+            print(f"{case} ({tag}): {time.perf_counter() - start:.2f} s")
+        except Exception:
+            with open(os.path.join(OUT, f"{tag}_{case}.err"), "w") as f:
+                f.write(traceback.format_exc())
+        finally:
+            torch.set_default_dtype(torch.float32)
 print("done")

@@ -284,3 +284,45 @@ def test_grad_equals_backward_and_identity_hooks_change_nothing(chain, values, h
     ag.backward([build(x2)])
     np.testing.assert_allclose(g.array, x2.grad.array, rtol=1e-12)
     assert x1.grad is None
+
+
+@pytest.mark.parametrize("dialect", ["torch", "paddle"])
+@pytest.mark.parametrize("path", ["one node", "scheduler", "compiled"])
+def test_two_leaves_of_one_add_get_grads_of_their_own(dialect, path):
+    """add's rule returns one gradient array for both its inputs: each leaf's ``.grad``
+    must still be its own, so that changing one in place leaves the other alone; through
+    the one-node backward (a 0-d root over plain leaves), the scheduler's walk and a
+    compiled call's node."""
+    if dialect == "torch":
+        import torchlike as fw
+
+        def leaves(shape):
+            return [fw.ones(shape, requires_grad=True) for _ in range(2)]
+
+        def scale(g):
+            g.mul_(10)
+        compile_ = fw.compile
+    else:
+        import paddlelike as fw
+
+        def leaves(shape):
+            out = [fw.ones(list(shape)) for _ in range(2)]
+            for t in out:
+                t.stop_gradient = False
+            return out
+
+        def scale(g):
+            with fw.no_grad():  # (paddle's .grad requires grad: no in-place change outside)
+                g.scale_(10)
+        compile_ = fw.jit.to_static
+
+    def add(a, b):
+        return a + b
+    f = compile_(add) if path == "compiled" else add
+    for _ in range(2):  # (a compiled function: the trace, then a replay)
+        x, y = leaves(() if path != "scheduler" else (3,))
+        out = f(x, y)
+        (out.sum() if path == "scheduler" else out).backward()
+        scale(x.grad)
+        np.testing.assert_array_equal(x.grad.numpy(), np.full(x.shape, 10, np.float32))
+        np.testing.assert_array_equal(y.grad.numpy(), np.full(y.shape, 1, np.float32))

@@ -29,9 +29,25 @@ def _copy(src, dst) -> None:
 
 
 def _steps(p_mod, j_mod, shape):
+    # (paddle's float64 LocalResponseNorm gradient is off by 1e-10: not a float64 oracle)
     train_side_by_side(p_mod, j_mod, shape,
                        lambda x, g: paddle.to_tensor(x, stop_gradient=not g),
-                       lambda x, g: paddlelike.to_tensor(x, stop_gradient=not g), RNG)
+                       lambda x, g: paddlelike.to_tensor(x, stop_gradient=not g), RNG,
+                       wide_grads=not isinstance(p_mod, paddle.nn.LocalResponseNorm))
+
+
+@pytest.mark.parametrize("fn", ["batch_norm", "layer_norm", "instance_norm"])
+def test_float64_norms_add_epsilon_as_float32_like_paddle(fn):
+    """paddle keeps a norm's epsilon (and momentum) attribute in float32: a float64 input
+    is normalised with float32(1e-5), which a small variance shows."""
+    x = np.random.default_rng(3).standard_normal((4, 4, 2, 2)) * 0.01
+    out = []
+    for fw in (paddle, paddlelike):
+        args = {"batch_norm": (fw.zeros([4], "float64"), fw.ones([4], "float64")),
+                "layer_norm": ([4, 2, 2],), "instance_norm": ()}[fn]
+        kw = {"training": True} if fn == "batch_norm" else {}
+        out.append(getattr(fw.nn.functional, fn)(fw.to_tensor(x), *args, **kw).numpy())
+    assert_kernels_close(out[1], out[0], n=16)
 
 
 @pytest.mark.parametrize("make,shape", [

@@ -358,3 +358,26 @@ def test_versions_after_a_break_are_eagers():
     f(x2, b2)
     assert (x1.version, b1.version) == (x2.version, b2.version)
     np.testing.assert_array_equal(b1.numpy(), b2.numpy())
+
+
+def test_a_constant_result_is_a_fresh_tensor_at_every_replay():
+    """A tensor the function makes from nothing it reads is a new tensor at each call, as
+    eagerly: a caller changing one result in place leaves the next call's alone."""
+    import paddlelike as paddle
+
+    def torch_fn(x):
+        return x * 2, torch.zeros(2)
+
+    def paddle_fn(x):
+        return x * 2, paddle.zeros([2])
+
+    for c, x in ((torch.compile(torch_fn), torch.ones(2)),
+                 (paddle.jit.to_static(paddle_fn), paddle.ones([2]))):
+        seen = []
+        for _ in range(3):
+            out = c(x)[1]
+            np.testing.assert_array_equal(out.numpy(), np.zeros(2, F32))
+            assert all(out is not s for s in seen)
+            seen.append(out)
+            out[0] = 7.0
+        assert c.stats["replays"] == 2 and not c.stats["breaks"], c.stats

@@ -227,6 +227,12 @@ from janusgrad.nn import attention as _NA  # noqa: E402
 from janusgrad.ops import shape as _S  # noqa: E402
 
 
+def _attr(value: float) -> float:
+    """An op's float attribute as paddle keeps it, in float32 whatever the input's dtype
+    (a norm's epsilon and momentum: float64 inputs see their float32 values)."""
+    return _struct.unpack("f", _struct.pack("f", value))[0]
+
+
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
     """Normalise over the trailing ``normalized_shape`` axes; ``weight``/``bias`` are 1-D
     (the normalised axes flattened), as paddle stores them."""
@@ -258,7 +264,8 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
                     f"size():{nd} != 1:1.] (at /paddle/paddle/phi/infermeta/ternary.cc:1451)\n")
             t = _S.reshape(t, shape)
         affine.append(t)
-    return _tag(_NA.layer_norm(x, n, affine[0], affine[1], epsilon), "LayerNormGradNode", x)
+    return _tag(_NA.layer_norm(x, n, affine[0], affine[1], _attr(epsilon)),
+                "LayerNormGradNode", x)
 
 
 def _sdpa_heads_error(q, k, v, enable_gqa):
@@ -345,6 +352,7 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
                 f"received: the shape of scale is [{t.array.shape[0] if t.array.ndim else 1}]")
     if use_global_stats is None:
         use_global_stats = not training
+    momentum, epsilon = _attr(momentum), _attr(epsilon)
     if use_global_stats:
         out = _NN.batch_norm(x, running_mean, running_var, weight, bias, False, momentum,
                              epsilon, axis)
@@ -361,7 +369,7 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
                   name=None):
     # paddle's kernel normalises each instance over axes 2.. and ignores the running
     # statistics and use_input_stats (documented as obsolete)
-    return _tag(_NN.instance_norm(x, None, None, weight, bias, True, momentum, eps),
+    return _tag(_NN.instance_norm(x, None, None, weight, bias, True, momentum, _attr(eps)),
                 "InstanceNormGradNode", x)
 
 
