@@ -22,7 +22,16 @@ from janusgrad.ops import shape as S
 from janusgrad.surface import Row
 from janusgrad.tensor import Tensor as _EngineTensor
 
-from .dialect import matmul_error, norm_axis_error, reduce_axis_error, reshape_error
+from .dialect import (
+    add_n_shape_error,
+    concat_dtype_error,
+    kernel_dtype_error,
+    list_required,
+    matmul_error,
+    norm_axis_error,
+    reduce_axis_error,
+    reshape_error,
+)
 from .meta import to_np
 
 
@@ -191,7 +200,24 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):  # transpose 
     ta, tb = x.array.shape, y.array.shape
     if ta and tb and ta[-1] != (tb[-2] if len(tb) > 1 else tb[0]):
         raise matmul_error(a, b, transpose_x, transpose_y)
+    dx, dy = x.array.dtype, y.array.dtype
+    if dx != dy:  # paddle's kernel takes y's dtype; it converts only int32/int64 y for float32 x
+        if dx.name != "float32" or dy.name not in ("int32", "int64"):
+            raise kernel_dtype_error(dy, dx)
+        y = E.cast(y, dx)
     return L.matmul(x, y)
+
+
+def _bmm(x, y, name=None):  # mixed dtypes refused as matmul's, after the shape checks
+    a, b = x.array, y.array
+    if a.dtype != b.dtype and a.ndim == b.ndim == 3 and a.shape[0] == b.shape[0] and \
+            a.shape[2] == b.shape[1]:
+        raise kernel_dtype_error(b.dtype, a.dtype)
+    return L.bmm(x, y)
+
+
+def _matmul_op(x, y):  # x @ y: paddle converts y to x's dtype first
+    return matmul(x, y if y.array.dtype == x.array.dtype else E.cast(y, x.array.dtype))
 
 
 def dot(x, y, name=None):
@@ -203,9 +229,66 @@ def dot(x, y, name=None):
             f"tensor Y: [{', '.join(map(str, y.array.shape))}]\n  [Hint: Expected true == "
             "shape_match, but received true:1 != shape_match:0.] (at "
             "/paddle/paddle/phi/infermeta/binary.cc:1675)\n")
+    if x.array.dtype != y.array.dtype:  # (x's dtype picks the kernel)
+        raise kernel_dtype_error(x.array.dtype, y.array.dtype)
     if x.array.ndim == 2:
         return R.sum(E.mul(x, y), axis=-1)
     return L.dot(x, y)
+
+
+def _tensor_list(x, op: str, arg: str = "x") -> list:
+    """A list-of-tensors argument as a list; paddle refuses one tensor and an empty list."""
+    if isinstance(x, _EngineTensor):
+        raise list_required(op, arg, "Tensor", 1645)
+    ts = list(x)
+    if not ts:
+        raise list_required(op, arg, "empty list", 1562 if isinstance(x, list) else 1604)
+    return ts
+
+
+def _one_dtype(ts) -> None:
+    """paddle's stack/add_n: mixed dtypes fail in the kernel (of the first one's dtype),
+    after the shape checks; unequal shapes are left to those."""
+    first = ts[0].array
+    bad = next((t.array.dtype for t in ts if t.array.dtype != first.dtype), None)
+    if bad is not None and all(t.array.shape == first.shape for t in ts):
+        raise kernel_dtype_error(first.dtype, bad)
+
+
+def concat(x, axis=0, name=None):  # mixed dtypes refused before the shapes are checked
+    ts = _tensor_list(x, "concat")
+    first = ts[0].array.dtype
+    for i, t in enumerate(ts):
+        if t.array.dtype != first:
+            raise concat_dtype_error(first, i, t.array.dtype)
+    return S.concatenate(ts, _int_axis(axis))
+
+
+def stack(x, axis=0, name=None):
+    ts = _tensor_list(x, "stack")
+    _one_dtype(ts)
+    return S.stack(ts, axis)
+
+
+def add_n(inputs, name=None):  # one tensor or a list of equally shaped ones, summed
+    ts = [inputs] if isinstance(inputs, _EngineTensor) else _tensor_list(inputs, "add_n",
+                                                                             "inputs")
+    for i, t in enumerate(ts):
+        if t.array.shape != ts[0].array.shape:
+            raise add_n_shape_error(i, ts[0].array.shape, t.array.shape)
+    _one_dtype(ts)
+    out = E.clone(ts[0]) if len(ts) == 1 else ts[0]  # (a new tensor even for one)
+    for t in ts[1:]:
+        out = E.add(out, t)
+    return out
+
+
+def _softmax(input, dim=None, dtype=None, *, out=None):  # noqa: A002
+    """paddle.softmax / Tensor.softmax, torch-compatible: no ``dim`` picks torch's legacy
+    implicit one (0 for 0-, 1- and 3-d inputs, else 1)."""
+    if dim is None:
+        dim = 0 if input.array.ndim in (0, 1, 3) else 1
+    return R.softmax(input if dtype is None else E.cast(input, to_np(dtype)), dim)
 
 
 def t(input, name=None):  # noqa: A002  (0-d and 1-d tensors come back as they are)
@@ -855,15 +938,14 @@ ROWS = [
         "x, axis=_axes(axis), keepdims=keepdim, correction=1 if unbiased else 0"),
     # linear algebra
     Row("matmul", matmul), Row("mm", matmul, "input, mat2, name=None", "input, mat2"),
-    Row("bmm", "linalg.bmm", _XY, "x, y"), Row("mv", "linalg.mv", "x, vec, name=None", "x, vec"),
+    Row("bmm", _bmm), Row("mv", "linalg.mv", "x, vec, name=None", "x, vec"),
     Row("outer", "linalg.outer", _XY, "x, y"), Row("dot", dot), Row("t", t),
     # shape
     Row("reshape", reshape, forms="f"), Row("reshape", _reshape_method, forms="m"),
     Row("transpose", "shape.transpose", "x, perm, name=None", "x, tuple(perm)"),
     Row("squeeze", squeeze), Row("unsqueeze", unsqueeze), Row("flatten", flatten),
     Row("split", split), Row("chunk", split, "x, chunks, axis=0, name=None", "x, chunks, axis"),
-    Row("concat", "shape.concatenate", "x, axis=0, name=None", "list(x), _int_axis(axis)", "f"),
-    Row("stack", "shape.stack", "x, axis=0, name=None", "list(x), axis", "f"),
+    Row("concat", concat), Row("stack", stack), Row("add_n", add_n),
     Row("flip", "shape.flip", "x, axis, name=None",
         "x, (axis,) if isinstance(axis, int) else _axes(axis)"),
     Row("tile", "shape.tile", "x, repeat_times, name=None", "x, _ints(repeat_times)"),
@@ -885,7 +967,8 @@ ROWS = [
     *(Row(f"__r{d}__", f"elementwise.{op}", "x, y", "y, x", "m") for d, op in (
         ("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "div"),
         ("floordiv", "floor_divide"), ("mod", "remainder"), ("pow", "pow"))),
-    Row("__matmul__", matmul, forms="m"), Row("__rmatmul__", matmul, "x, y", "y, x", "m"),
+    Row("__matmul__", _matmul_op, forms="m"),
+    Row("__rmatmul__", _matmul_op, "x, y", "y, x", "m"),
     Row("__eq__", _eq, forms="m"), Row("__ne__", _ne, forms="m"),
     Row("__invert__", _invert, forms="m"), Row("__getitem__", "index.getitem", forms="m"),
     # sorting family: sorting, searching, logical reductions, counting (janusgrad.ops.sorting)
