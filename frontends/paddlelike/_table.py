@@ -587,7 +587,7 @@ def meshgrid(*args, **kwargs):
 
 
 def broadcast_tensors(input, name=None):  # noqa: A002
-    return MP.broadcast_tensors(list(input), copy=True)
+    return MP.broadcast_tensors(_tensor_list(input, "broadcast_tensors", "input"), copy=True)
 
 
 def _atleast(n):
@@ -785,6 +785,50 @@ def _randint_like(x, low=0, high=None, dtype=None, name=None):
 
 from janusgrad.backend import int64 as host_int64  # noqa: E402
 
+# ---- paddle 3's other names (issue 22)
+_CONVERSIONS = {"float": "float32", "double": "float64", "half": "float16", "int": "int32",
+                "long": "int64", "short": "int16", "char": "int8", "byte": "uint8",
+                "bool": "bool", **{n: n for n in ("float16 float32 float64 int8 int16 int32 "
+                                                  "int64 uint8").split()}}
+
+
+def _as(x, dt):
+    return x if x.array.dtype == dt else E.cast(x, dt)
+
+
+def _converter(dtype: str):
+    def convert(self):
+        return _as(self, to_np(dtype))
+    return convert
+
+
+def _type_as(self, other):
+    return _as(self, other.array.dtype)
+
+
+def _swapaxes(x, perm, *dims, name=None):
+    if dims:  # swapaxes(0, 2): torch's form
+        return S.swapaxes(x, perm, dims[0])
+    return S.transpose(x, tuple(perm))
+
+
+def _matrix_transpose(x, name=None):
+    return S.swapaxes(x, -1, -2) if x.array.ndim >= 2 else mt_error(x)
+
+
+def _dtype_is(kinds: str):
+    def test(x) -> bool:
+        return x.array.dtype.kind in kinds
+    return test
+
+
+def _is_empty(x, name=None):
+    return type(x).wrap(E.as_out(x.array.size == 0))
+
+
+def _rank(input):  # noqa: A002  (an int32 0-d tensor)
+    return E.cast(type(input).wrap(E.as_out(input.array.ndim)), to_np("int32"))
+
 ENV = {"_axes": _axes, "_ints": _ints, "_int_axis": _int_axis, "to_np": to_np,
        "_reduce_axes": _reduce_axes, "R": R, "_T": _EngineTensor}
 _X = "x, name=None"
@@ -881,8 +925,8 @@ def _lu_solve(b, lu, pivots, trans="N", name=None):
 ROWS = [
     # elementwise, binary (paddle name, engine op, in-place where paddle has it)
     Row("add", "elementwise.add", _XY, "x, y", "fmi"),
-    Row("subtract", "elementwise.sub", _XY, "x, y", "fmi"),
-    Row("multiply", "elementwise.mul", _XY, "x, y", "fmi"),
+    Row("subtract", "elementwise.sub", _XY, "x, y", "fmi", ("sub",)),
+    Row("multiply", "elementwise.mul", _XY, "x, y", "fmi", ("mul",)),
     Row("divide", "elementwise.div", _XY, "x, y", "fmi"),
     Row("floor_divide", "elementwise.floor_divide", _XY, "x, y", "fmi"),
     Row("remainder", "elementwise.remainder", _XY, "x, y", "fmi", ("mod", "floor_mod")),
@@ -895,8 +939,7 @@ ROWS = [
         "atan sinh cosh tanh sigmoid reciprocal floor ceil round isnan isinf isfinite "
         "logical_not bitwise_not").split()),
     Row("trunc", "elementwise.trunc", "input, name=None", "input", "fmi"),
-    Row("clip", clip, "x, min=None, max=None, name=None", "x, min, max", "fmi"),
-    Row("clamp", clip, "x, min=None, max=None, name=None", "x, min, max", "i"),  # clamp_ only
+    Row("clip", clip, "x, min=None, max=None, name=None", "x, min, max", "fmi", ("clamp",)),
     Row("where", where),
     Row("scale", _scale, "x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None",
         "x, scale, bias, bias_after_scale", "fmi"),
@@ -904,12 +947,12 @@ ROWS = [
     Row("astype", "elementwise.cast", "x, dtype", "x, to_np(dtype)", "m"),
     Row("clone", "elementwise.clone", _X, "x"),
     # comparisons and logic
-    Row("equal", "elementwise.eq", _XY, "x, y"),
-    Row("not_equal", "elementwise.ne", _XY, "x, y"),
-    Row("less_than", "elementwise.lt", _XY, "x, y", aliases=("less",)),
-    Row("less_equal", "elementwise.le", _XY, "x, y"),
-    Row("greater_than", "elementwise.gt", _XY, "x, y", aliases=("greater",)),
-    Row("greater_equal", "elementwise.ge", _XY, "x, y"),
+    Row("equal", "elementwise.eq", _XY, "x, y", aliases=("eq",)),
+    Row("not_equal", "elementwise.ne", _XY, "x, y", aliases=("ne",)),
+    Row("less_than", "elementwise.lt", _XY, "x, y", aliases=("less", "lt")),
+    Row("less_equal", "elementwise.le", _XY, "x, y", aliases=("le",)),
+    Row("greater_than", "elementwise.gt", _XY, "x, y", aliases=("greater", "gt")),
+    Row("greater_equal", "elementwise.ge", _XY, "x, y", aliases=("ge",)),
     *(Row(n, f"elementwise.{n}", _XY, "x, y") for n in (
         "logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor".split())),
     Row("isclose", K.isclose, "x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None",
@@ -947,7 +990,7 @@ ROWS = [
     Row("split", split), Row("chunk", split, "x, chunks, axis=0, name=None", "x, chunks, axis"),
     Row("concat", concat), Row("stack", stack), Row("add_n", add_n),
     Row("flip", "shape.flip", "x, axis, name=None",
-        "x, (axis,) if isinstance(axis, int) else _axes(axis)"),
+        "x, (axis,) if isinstance(axis, int) else _axes(axis)", aliases=("reverse",)),
     Row("tile", "shape.tile", "x, repeat_times, name=None", "x, _ints(repeat_times)"),
     Row("expand", expand, aliases=("broadcast_to",)),
     Row("expand_as", "shape.broadcast_to", "x, y, name=None", "x, y.array.shape, copy=True"),
@@ -956,7 +999,7 @@ ROWS = [
         "x, _int_axis(axis), index"),
     Row("gather", "index.index_select", "x, index, axis=None, name=None",
         "x, 0 if axis is None else _int_axis(axis), index"),
-    Row("take_along_axis", take_along_axis),
+    Row("take_along_axis", take_along_axis, aliases=("take_along_dim",)),
     Row("masked_select", "index.masked_select", "x, mask, name=None", "x, mask"),
     # operators
     *(Row(f"__{d}__", f"elementwise.{op}", forms="m") for d, op in (
@@ -1028,8 +1071,8 @@ ROWS = [
         "input, dim, int(start.array) if isinstance(start, _T) else start, length"),
     Row("unflatten", MP.unflatten, "x, axis, shape, name=None", "x, axis, _ints(shape)"),
     Row("meshgrid", meshgrid, forms="f"),
-    Row("broadcast_tensors", broadcast_tensors, forms="f"),
-    *(Row(f"atleast_{n}d", _atleast(n), forms="f") for n in (1, 2, 3)),
+    Row("broadcast_tensors", broadcast_tensors),
+    *(Row(f"atleast_{n}d", _atleast(n)) for n in (1, 2, 3)),
     Row("repeat_interleave", MP.repeat_interleave,
         "x, repeats, axis=None, name=None, *, output_size=None", "x, repeats, axis"),
     *(Row(n, getattr(MP, n), "x, name=None", "list(x)", "f")
@@ -1093,14 +1136,14 @@ ROWS = [
         "x, shape, stride, offset"),
     Row("unfold", TM.unfold, "x, axis, size, step, name=None", "x, axis, size, step"),
     Row("randint_like", _randint_like, forms="f"),
-    Row("divide", _divide, forms="fmi"),
+    Row("divide", _divide, forms="fmi", aliases=("div",)),
     Row("round", _round, forms="fmi"),
     Row("cumsum", _cumsum, forms="fmi"),
     # activations and losses family (engine.nn.losses): paddle.pdist
     Row("pdist", "janusgrad.nn.losses.pdist", "x, p=2.0, name=None", "x, p", "f"),
     # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
     *(Row(n, f"mathstat.{n}", _X, "x", "fmi") for n in ("acosh", "asinh", "atanh")),
-    Row("block_diag", MS.block_diag, "inputs, name=None", "inputs", "f"),
+    Row("block_diag", MS.block_diag, "inputs, name=None", "inputs"),
     Row("cdist", MS.cdist, "x, y, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary', "
         "name=None", "x, y, p"),
     Row("cov", _cov, forms="m"), Row("corrcoef", _corrcoef, forms="m"),
@@ -1124,6 +1167,23 @@ ROWS = [
     Row("lu", _lu, forms="m"),
     Row("lu_unpack", _lu_unpack, forms="m"),
     Row("householder_product", L3.householder_product, "x, tau, name=None", "x, tau", "m"),
+    # ---- paddle 3's other names for the ops above (issue 22): Tensor.float() and the other
+    # dtype conversions (the tensor itself where it has the dtype), torch-compatible
+    # softmax, swapaxes (paddle's transpose, with torch's two-axis form)
+    *(Row(n, _converter(dt), forms="m") for n, dt in _CONVERSIONS.items()),
+    Row("type_as", _type_as, forms="m"),
+    Row("softmax", _softmax),
+    Row("swapaxes", _swapaxes, aliases=("swapdims",)),
+    Row("true_divide", "elementwise.div", "input, other, *, out=None", "input, other"),
+    Row("negative", "elementwise.neg", _X, "x"),
+    Row("matrix_transpose", _matrix_transpose),
+    Row("split_with_sizes", split, "self, split_sizes, dim=0", "self, list(split_sizes), dim",
+        "m"),
+    Row("new_empty", _new_factory(0), forms="m"),  # (zeros: an empty tensor's values are any)
+    *(Row(n, _dtype_is(kinds)) for n, kinds in (
+        ("is_floating_point", "f"), ("is_integer", "iu"), ("is_complex", "c"))),
+    Row("is_empty", _is_empty), Row("rank", _rank),
+    Row("unstack", MP.unbind, "x, axis=0, num=None", "x, axis"),
 ]
 
 # ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)
