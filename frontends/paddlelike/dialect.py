@@ -155,8 +155,8 @@ class PaddleDialect(Dialect):
             "[Hint: Expected allow_unused == true, but received allow_unused:0 != true:1.] "
             "(at /paddle/paddle/fluid/eager/general_grad.h:474)\n")
 
-    def input_without_grad(self, index: int) -> Exception:
-        return self.unused_input(index)
+    def input_without_grad(self, index: int) -> None:
+        return None  # paddle: an input with stop_gradient=True is an unused one
 
     def hook_changed(self, hook, what: str, old, new):
         # paddle takes whatever tensor a hook returns

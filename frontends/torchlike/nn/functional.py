@@ -14,7 +14,14 @@ relu = FUNCTIONS["relu"]
 sigmoid = FUNCTIONS["sigmoid"]
 tanh = FUNCTIONS["tanh"]
 _flatten = FUNCTIONS["flatten"]
-softmax, log_softmax = FUNCTIONS["softmax"], FUNCTIONS["log_softmax"]
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002  (dim None: implicit)
+    return FUNCTIONS["softmax"](input, dim, dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
+    return FUNCTIONS["log_softmax"](input, dim, dtype)
 
 
 def _legacy_reduction(size_average, reduce, reduction: str) -> str:
