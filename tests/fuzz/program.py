@@ -13,8 +13,8 @@ reproduce crashes or missing kernels):
   kernel-specific);
 - ops whose domain is not all reals (log, sqrt): the fuzzer's data is any small float,
   and NaN-producing programs compare nothing useful;
-- double backward through max/amax/maximum in paddle (paddle lacks those higher-order
-  kernels and raises; janusgrad gives the mathematically right answer);
+- double backward through max/amax/maximum/softmax in paddle (paddle lacks those
+  higher-order kernels and raises; janusgrad gives the mathematically right answer);
 - division by a value near zero: ``div`` divides by ``b * b + 1``;
 - paddle.grad of an input with stop_gradient=True that an op made (detach, no_grad, an op
   on data without gradient): paddle fails with ``SystemError: (Fatal) There is no grad op
@@ -311,8 +311,8 @@ def programs(draw, dialect: str, max_steps: int = 10):
             steps.append(("grad", i, tuple(inputs), create, allow))
             if create and draw(st.booleans()):
                 steps.append(("double", len(inputs)))  # backward through the grads
-        extremes = extremes or (steps[-1][0] in ("binary", "reduce") and steps[-1][1] in (
-            "amax", "max_dim", "maximum"))
+        extremes = extremes or (steps[-1][0] in ("binary", "reduce", "method") and
+                                steps[-1][1] in ("amax", "max_dim", "maximum", "softmax"))
     return steps
 
 
