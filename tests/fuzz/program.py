@@ -14,7 +14,9 @@ reproduce crashes or missing kernels):
 - ops whose domain is not all reals (log, sqrt): the fuzzer's data is any small float,
   and NaN-producing programs compare nothing useful;
 - double backward through max/amax/maximum/softmax in paddle (paddle lacks those
-  higher-order kernels and raises; janusgrad gives the mathematically right answer);
+  higher-order kernels and raises; janusgrad gives the mathematically right answer), and
+  through stack/concat of tensors some of which need no gradient (paddle: ``SystemError:
+  (Fatal) Unable to fill empty grad inputs due to empty GradSlotMeta``);
 - division by a value near zero: ``div`` divides by ``b * b + 1``;
 - paddle.grad of an input with stop_gradient=True that an op made (detach, no_grad, an op
   on data without gradient): paddle fails with ``SystemError: (Fatal) There is no grad op
@@ -150,6 +152,7 @@ def programs(draw, dialect: str, max_steps: int = 10):
                 out_kind = {"float": "float32", "double": "float64"}.get(op, v.kind)
                 same = out_kind == v.kind and op in ("float", "double")  # the tensor itself
                 vals.append(Value(shape, out_kind, v.grad, v.leaf if same else False))
+                extremes = extremes or op == "softmax"
                 continue
             j = pick()
             w = vals[j]
@@ -181,6 +184,8 @@ def programs(draw, dialect: str, max_steps: int = 10):
             if op == "add_n" and any(v.leaf and v.grad for v in ins):
                 continue
             steps.append(("join", op, idx))
+            # paddle's stack/concat double-grad kernels fail (Fatal) on an input without grad
+            extremes = extremes or op != "add_n" and not all(v.grad for v in ins)
             shape = vals[i].shape
             shape = (shape[0] * len(idx),) + shape[1:] if op == "concat" else \
                 (len(idx),) + shape if op == "stack" else shape
