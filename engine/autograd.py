@@ -601,9 +601,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
             raise t.dialect.root_without_grad(i)
         keep_roots.append(t)
         keep_grads.append(g)
+    without = []  # inputs that need no gradient, where the dialect takes them as unused
     for i, t in enumerate(inputs):
         if not t.requires_grad:
-            raise t.dialect.input_without_grad(i)
+            err = t.dialect.input_without_grad(i)
+            if err is not None:
+                raise err
+            without.append(i)
     if retain_graph is None:
         retain_graph = create_graph
     if keep_roots:
@@ -612,6 +616,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                               accumulate=False, stop=stop)
     else:
         result = [None] * len(inputs)
+    for i in without:
+        result[i] = None
     for i, g in enumerate(result):
         if g is None:
             t = inputs[i]

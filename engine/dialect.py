@@ -118,7 +118,9 @@ class Dialect:
     def unused_input(self, index: int) -> Exception:
         return RuntimeError(f"input {index} was not used in the graph; pass allow_unused=True")
 
-    def input_without_grad(self, index: int) -> Exception:
+    def input_without_grad(self, index: int) -> Exception | None:
+        """An input of grad() that needs no gradient: the error, or None to take it as an
+        unused input (None, or ``unused_input`` without allow_unused)."""
         return RuntimeError(f"input {index} does not require grad")
 
     def hook_changed(self, hook, what: str, old, new):

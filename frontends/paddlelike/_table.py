@@ -22,7 +22,17 @@ from janusgrad.ops import shape as S
 from janusgrad.surface import Row
 from janusgrad.tensor import Tensor as _EngineTensor
 
-from .dialect import matmul_error, norm_axis_error, reduce_axis_error, reshape_error, tag
+from .dialect import (
+    add_n_shape_error,
+    concat_dtype_error,
+    kernel_dtype_error,
+    list_required,
+    matmul_error,
+    norm_axis_error,
+    reduce_axis_error,
+    reshape_error,
+    tag,
+)
 from .meta import to_np
 
 
@@ -191,7 +201,24 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):  # transpose 
     ta, tb = x.array.shape, y.array.shape
     if ta and tb and ta[-1] != (tb[-2] if len(tb) > 1 else tb[0]):
         raise matmul_error(a, b, transpose_x, transpose_y)
+    dx, dy = x.array.dtype, y.array.dtype
+    if dx != dy:  # paddle's kernel takes y's dtype; it converts only int32/int64 y for float32 x
+        if dx.name != "float32" or dy.name not in ("int32", "int64"):
+            raise kernel_dtype_error(dy, dx)
+        y = E.cast(y, dx)
     return L.matmul(x, y)
+
+
+def _bmm(x, y, name=None):  # mixed dtypes refused as matmul's, after the shape checks
+    a, b = x.array, y.array
+    if a.dtype != b.dtype and a.ndim == b.ndim == 3 and a.shape[0] == b.shape[0] and \
+            a.shape[2] == b.shape[1]:
+        raise kernel_dtype_error(b.dtype, a.dtype)
+    return L.bmm(x, y)
+
+
+def _matmul_op(x, y):  # x @ y: paddle converts y to x's dtype first
+    return matmul(x, y if y.array.dtype == x.array.dtype else E.cast(y, x.array.dtype))
 
 
 def dot(x, y, name=None):
@@ -203,9 +230,66 @@ def dot(x, y, name=None):
             f"tensor Y: [{', '.join(map(str, y.array.shape))}]\n  [Hint: Expected true == "
             "shape_match, but received true:1 != shape_match:0.] (at "
             "/paddle/paddle/phi/infermeta/binary.cc:1675)\n")
+    if x.array.dtype != y.array.dtype:  # (x's dtype picks the kernel)
+        raise kernel_dtype_error(x.array.dtype, y.array.dtype)
     if x.array.ndim == 2:
         return R.sum(E.mul(x, y), axis=-1)
     return L.dot(x, y)
+
+
+def _tensor_list(x, op: str, arg: str = "x") -> list:
+    """A list-of-tensors argument as a list; paddle refuses one tensor and an empty list."""
+    if isinstance(x, _EngineTensor):
+        raise list_required(op, arg, "Tensor", 1645)
+    ts = list(x)
+    if not ts:
+        raise list_required(op, arg, "empty list", 1562 if isinstance(x, list) else 1604)
+    return ts
+
+
+def _one_dtype(ts) -> None:
+    """paddle's stack/add_n: mixed dtypes fail in the kernel (of the first one's dtype),
+    after the shape checks; unequal shapes are left to those."""
+    first = ts[0].array
+    bad = next((t.array.dtype for t in ts if t.array.dtype != first.dtype), None)
+    if bad is not None and all(t.array.shape == first.shape for t in ts):
+        raise kernel_dtype_error(first.dtype, bad)
+
+
+def concat(x, axis=0, name=None):  # mixed dtypes refused before the shapes are checked
+    ts = _tensor_list(x, "concat")
+    first = ts[0].array.dtype
+    for i, t in enumerate(ts):
+        if t.array.dtype != first:
+            raise concat_dtype_error(first, i, t.array.dtype)
+    return S.concatenate(ts, _int_axis(axis))
+
+
+def stack(x, axis=0, name=None):
+    ts = _tensor_list(x, "stack")
+    _one_dtype(ts)
+    return S.stack(ts, axis)
+
+
+def add_n(inputs, name=None):  # one tensor or a list of equally shaped ones, summed
+    ts = [inputs] if isinstance(inputs, _EngineTensor) else _tensor_list(inputs, "add_n",
+                                                                             "inputs")
+    for i, t in enumerate(ts):
+        if t.array.shape != ts[0].array.shape:
+            raise add_n_shape_error(i, ts[0].array.shape, t.array.shape)
+    _one_dtype(ts)
+    out = E.clone(ts[0]) if len(ts) == 1 else ts[0]  # (a new tensor even for one)
+    for t in ts[1:]:
+        out = E.add(out, t)
+    return out
+
+
+def _softmax(input, dim=None, dtype=None, *, out=None):  # noqa: A002
+    """paddle.softmax / Tensor.softmax, torch-compatible: no ``dim`` picks torch's legacy
+    implicit one (0 for 0-, 1- and 3-d inputs, else 1)."""
+    if dim is None:
+        dim = 0 if input.array.ndim in (0, 1, 3) else 1
+    return R.softmax(input if dtype is None else E.cast(input, to_np(dtype)), dim)
 
 
 def t(input, name=None):  # noqa: A002  (0-d and 1-d tensors come back as they are)
@@ -506,7 +590,7 @@ def meshgrid(*args, **kwargs):
 
 
 def broadcast_tensors(input, name=None):  # noqa: A002
-    return MP.broadcast_tensors(list(input), copy=True)
+    return MP.broadcast_tensors(_tensor_list(input, "broadcast_tensors", "input"), copy=True)
 
 
 def _atleast(n):
@@ -706,6 +790,50 @@ def _randint_like(x, low=0, high=None, dtype=None, name=None):
 
 from janusgrad.backend import int64 as host_int64  # noqa: E402
 
+# ---- paddle 3's other names (issue 22)
+_CONVERSIONS = {"float": "float32", "double": "float64", "half": "float16", "int": "int32",
+                "long": "int64", "short": "int16", "char": "int8", "byte": "uint8",
+                "bool": "bool", **{n: n for n in ("float16 float32 float64 int8 int16 int32 "
+                                                  "int64 uint8").split()}}
+
+
+def _as(x, dt):
+    return x if x.array.dtype == dt else E.cast(x, dt)
+
+
+def _converter(dtype: str):
+    def convert(self):
+        return _as(self, to_np(dtype))
+    return convert
+
+
+def _type_as(self, other):
+    return _as(self, other.array.dtype)
+
+
+def _swapaxes(x, perm, *dims, name=None):
+    if dims:  # swapaxes(0, 2): torch's form
+        return S.swapaxes(x, perm, dims[0])
+    return S.transpose(x, tuple(perm))
+
+
+def _matrix_transpose(x, name=None):
+    return S.swapaxes(x, -1, -2) if x.array.ndim >= 2 else mt_error(x)
+
+
+def _dtype_is(kinds: str):
+    def test(x) -> bool:
+        return x.array.dtype.kind in kinds
+    return test
+
+
+def _is_empty(x, name=None):
+    return type(x).wrap(E.as_out(x.array.size == 0))
+
+
+def _rank(input):  # noqa: A002  (an int32 0-d tensor)
+    return E.cast(type(input).wrap(E.as_out(input.array.ndim)), to_np("int32"))
+
 ENV = {"_axes": _axes, "_ints": _ints, "_int_axis": _int_axis, "to_np": to_np,
        "_reduce_axes": _reduce_axes, "R": R, "_T": _EngineTensor}
 _X = "x, name=None"
@@ -802,8 +930,8 @@ def _lu_solve(b, lu, pivots, trans="N", name=None):
 ROWS = [
     # elementwise, binary (paddle name, engine op, in-place where paddle has it)
     Row("add", "elementwise.add", _XY, "x, y", "fmi"),
-    Row("subtract", "elementwise.sub", _XY, "x, y", "fmi"),
-    Row("multiply", "elementwise.mul", _XY, "x, y", "fmi"),
+    Row("subtract", "elementwise.sub", _XY, "x, y", "fmi", ("sub",)),
+    Row("multiply", "elementwise.mul", _XY, "x, y", "fmi", ("mul",)),
     Row("divide", "elementwise.div", _XY, "x, y", "fmi"),
     Row("floor_divide", "elementwise.floor_divide", _XY, "x, y", "fmi"),
     Row("remainder", "elementwise.remainder", _XY, "x, y", "fmi", ("mod", "floor_mod")),
@@ -816,8 +944,7 @@ ROWS = [
         "atan sinh cosh tanh sigmoid reciprocal floor ceil round isnan isinf isfinite "
         "logical_not bitwise_not").split()),
     Row("trunc", "elementwise.trunc", "input, name=None", "input", "fmi"),
-    Row("clip", clip, "x, min=None, max=None, name=None", "x, min, max", "fmi"),
-    Row("clamp", clip, "x, min=None, max=None, name=None", "x, min, max", "i"),  # clamp_ only
+    Row("clip", clip, "x, min=None, max=None, name=None", "x, min, max", "fmi", ("clamp",)),
     Row("where", where),
     Row("scale", _scale, "x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None",
         "x, scale, bias, bias_after_scale", "fmi"),
@@ -825,12 +952,12 @@ ROWS = [
     Row("astype", "elementwise.cast", "x, dtype", "x, to_np(dtype)", "m"),
     Row("clone", "elementwise.clone", _X, "x"),
     # comparisons and logic
-    Row("equal", "elementwise.eq", _XY, "x, y"),
-    Row("not_equal", "elementwise.ne", _XY, "x, y"),
-    Row("less_than", "elementwise.lt", _XY, "x, y", aliases=("less",)),
-    Row("less_equal", "elementwise.le", _XY, "x, y"),
-    Row("greater_than", "elementwise.gt", _XY, "x, y", aliases=("greater",)),
-    Row("greater_equal", "elementwise.ge", _XY, "x, y"),
+    Row("equal", "elementwise.eq", _XY, "x, y", aliases=("eq",)),
+    Row("not_equal", "elementwise.ne", _XY, "x, y", aliases=("ne",)),
+    Row("less_than", "elementwise.lt", _XY, "x, y", aliases=("less", "lt")),
+    Row("less_equal", "elementwise.le", _XY, "x, y", aliases=("le",)),
+    Row("greater_than", "elementwise.gt", _XY, "x, y", aliases=("greater", "gt")),
+    Row("greater_equal", "elementwise.ge", _XY, "x, y", aliases=("ge",)),
     *(Row(n, f"elementwise.{n}", _XY, "x, y") for n in (
         "logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor".split())),
     Row("isclose", K.isclose, "x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None",
@@ -861,7 +988,7 @@ ROWS = [
         "x, axis=_axes(axis), keepdims=keepdim, correction=1 if unbiased else 0"),
     # linear algebra
     Row("matmul", matmul), Row("mm", matmul, "input, mat2, name=None", "input, mat2"),
-    Row("bmm", "linalg.bmm", _XY, "x, y", node="BmmGradNode"),
+    Row("bmm", _bmm, _XY, "x, y", node="BmmGradNode"),
     Row("mv", "linalg.mv", "x, vec, name=None", "x, vec"),
     Row("outer", "linalg.outer", _XY, "x, y", node="MultiplyGradNode"),
     Row("dot", dot), Row("t", t),
@@ -870,10 +997,9 @@ ROWS = [
     Row("transpose", "shape.transpose", "x, perm, name=None", "x, tuple(perm)"),
     Row("squeeze", squeeze), Row("unsqueeze", unsqueeze), Row("flatten", flatten),
     Row("split", split), Row("chunk", split, "x, chunks, axis=0, name=None", "x, chunks, axis"),
-    Row("concat", "shape.concatenate", "x, axis=0, name=None", "list(x), _int_axis(axis)", "f"),
-    Row("stack", "shape.stack", "x, axis=0, name=None", "list(x), axis", "f"),
+    Row("concat", concat), Row("stack", stack), Row("add_n", add_n),
     Row("flip", "shape.flip", "x, axis, name=None",
-        "x, (axis,) if isinstance(axis, int) else _axes(axis)"),
+        "x, (axis,) if isinstance(axis, int) else _axes(axis)", aliases=("reverse",)),
     Row("tile", "shape.tile", "x, repeat_times, name=None", "x, _ints(repeat_times)"),
     Row("expand", expand, aliases=("broadcast_to",)),
     Row("expand_as", "shape.broadcast_to", "x, y, name=None", "x, y.array.shape, copy=True"),
@@ -882,7 +1008,7 @@ ROWS = [
         "x, _int_axis(axis), index", node="IndexSelectGradNode"),
     Row("gather", "index.index_select", "x, index, axis=None, name=None",
         "x, 0 if axis is None else _int_axis(axis), index", node="GatherGradNode"),
-    Row("take_along_axis", take_along_axis),
+    Row("take_along_axis", take_along_axis, aliases=("take_along_dim",)),
     Row("masked_select", "index.masked_select", "x, mask, name=None", "x, mask"),
     # operators
     *(Row(f"__{d}__", f"elementwise.{op}", forms="m") for d, op in (
@@ -893,7 +1019,8 @@ ROWS = [
     *(Row(f"__r{d}__", f"elementwise.{op}", "x, y", "y, x", "m") for d, op in (
         ("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "div"),
         ("floordiv", "floor_divide"), ("mod", "remainder"), ("pow", "pow"))),
-    Row("__matmul__", matmul, forms="m"), Row("__rmatmul__", matmul, "x, y", "y, x", "m"),
+    Row("__matmul__", _matmul_op, forms="m"),
+    Row("__rmatmul__", _matmul_op, "x, y", "y, x", "m"),
     Row("__eq__", _eq, forms="m"), Row("__ne__", _ne, forms="m"),
     Row("__invert__", _invert, forms="m"), Row("__getitem__", "index.getitem", forms="m"),
     # sorting family: sorting, searching, logical reductions, counting (janusgrad.ops.sorting)
@@ -956,8 +1083,8 @@ ROWS = [
         "input, dim, int(start.array) if isinstance(start, _T) else start, length"),
     Row("unflatten", MP.unflatten, "x, axis, shape, name=None", "x, axis, _ints(shape)"),
     Row("meshgrid", meshgrid, forms="f"),
-    Row("broadcast_tensors", broadcast_tensors, forms="f"),
-    *(Row(f"atleast_{n}d", _atleast(n), forms="f") for n in (1, 2, 3)),
+    Row("broadcast_tensors", broadcast_tensors),
+    *(Row(f"atleast_{n}d", _atleast(n)) for n in (1, 2, 3)),
     Row("repeat_interleave", MP.repeat_interleave,
         "x, repeats, axis=None, name=None, *, output_size=None", "x, repeats, axis"),
     *(Row(n, getattr(MP, n), "x, name=None", "list(x)", "f")
@@ -1024,14 +1151,14 @@ ROWS = [
         "x, shape, stride, offset"),
     Row("unfold", TM.unfold, "x, axis, size, step, name=None", "x, axis, size, step"),
     Row("randint_like", _randint_like, forms="f"),
-    Row("divide", _divide, forms="fmi"),
+    Row("divide", _divide, forms="fmi", aliases=("div",)),
     Row("round", _round, forms="fmi"),
     Row("cumsum", _cumsum, forms="fmi"),
     # activations and losses family (engine.nn.losses): paddle.pdist
     Row("pdist", "janusgrad.nn.losses.pdist", "x, p=2.0, name=None", "x, p", "f"),
     # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
     *(Row(n, f"mathstat.{n}", _X, "x", "fmi") for n in ("acosh", "asinh", "atanh")),
-    Row("block_diag", MS.block_diag, "inputs, name=None", "inputs", "f"),
+    Row("block_diag", MS.block_diag, "inputs, name=None", "inputs"),
     Row("cdist", MS.cdist, "x, y, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary', "
         "name=None", "x, y, p"),
     Row("cov", _cov, forms="m"), Row("corrcoef", _corrcoef, forms="m"),
@@ -1055,6 +1182,23 @@ ROWS = [
     Row("lu", _lu, forms="m"),
     Row("lu_unpack", _lu_unpack, forms="m"),
     Row("householder_product", L3.householder_product, "x, tau, name=None", "x, tau", "m"),
+    # ---- paddle 3's other names for the ops above (issue 22): Tensor.float() and the other
+    # dtype conversions (the tensor itself where it has the dtype), torch-compatible
+    # softmax, swapaxes (paddle's transpose, with torch's two-axis form)
+    *(Row(n, _converter(dt), forms="m") for n, dt in _CONVERSIONS.items()),
+    Row("type_as", _type_as, forms="m"),
+    Row("softmax", _softmax),
+    Row("swapaxes", _swapaxes, aliases=("swapdims",)),
+    Row("true_divide", "elementwise.div", "input, other, *, out=None", "input, other"),
+    Row("negative", "elementwise.neg", _X, "x"),
+    Row("matrix_transpose", _matrix_transpose),
+    Row("split_with_sizes", split, "self, split_sizes, dim=0", "self, list(split_sizes), dim",
+        "m"),
+    Row("new_empty", _new_factory(0), forms="m"),  # (zeros: an empty tensor's values are any)
+    *(Row(n, _dtype_is(kinds)) for n, kinds in (
+        ("is_floating_point", "f"), ("is_integer", "iu"), ("is_complex", "c"))),
+    Row("is_empty", _is_empty), Row("rank", _rank),
+    Row("unstack", MP.unbind, "x, axis=0, num=None", "x, axis"),
 ]
 
 # ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)

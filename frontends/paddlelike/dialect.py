@@ -179,8 +179,8 @@ class PaddleDialect(Dialect):
             "[Hint: Expected allow_unused == true, but received allow_unused:0 != true:1.] "
             "(at /paddle/paddle/fluid/eager/general_grad.h:474)\n")
 
-    def input_without_grad(self, index: int) -> Exception:
-        return self.unused_input(index)
+    def input_without_grad(self, index: int) -> None:
+        return None  # paddle: an input with stop_gradient=True is an unused one
 
     def hook_changed(self, hook, what: str, old, new):
         # paddle takes whatever tensor a hook returns
@@ -456,3 +456,39 @@ def reshape_error(in_shape, shape, size) -> Exception:
 
 
 DIALECT = PaddleDialect()
+
+
+def list_required(op: str, arg: str, got: str, line: int) -> Exception:
+    """A list-of-tensors argument given nothing, or one tensor (eager_utils' check)."""
+    return ValueError(f"(InvalidArgument) {op}(): argument '{arg}' (position 0) must be list of "
+                      f"Tensors, but got {got} (at /paddle/paddle/fluid/pybind/eager_utils.cc:"
+                      f"{line})\n")
+
+
+def concat_dtype_error(first, index: int, other) -> Exception:
+    """concat of tensors of different dtypes (checked before their shapes)."""
+    return ValueError(
+        f"(InvalidArgument) The data_type of input tensor in list isn't consistent, the first "
+        f"tensor is {of_np(first).name}, but {index}th tensor is {of_np(other).name}. (at "
+        "/paddle/paddle/phi/api/lib/kernel_dispatch.cc:133)\n")
+
+
+def kernel_dtype_error(want, have) -> Exception:
+    """A kernel chosen for dtype ``want`` reading a tensor of dtype ``have`` (paddle's
+    stack, add_n, matmul and dot refuse mixed dtypes so, after their shape checks)."""
+    w, h = of_np(want), of_np(have)
+    return ValueError(
+        f"(InvalidArgument) The type of data we are trying to retrieve ({w.name}) does not "
+        f"match the type of data ({h.name}) currently contained in the container."
+        + _hint("dtype() == phi::CppTypeToDataType<T>::Type()",
+                f"dtype():{h.code} != phi::CppTypeToDataType<T>::Type():{w.code}",
+                "phi/core/dense_tensor.cc:153"))
+
+
+def add_n_shape_error(index: int, first, other) -> Exception:
+    dims = ", ".join(map(str, first))
+    return ValueError(
+        f"(InvalidArgument) The input tensor X of AddNOp must have same shape. But received "
+        f"X[0]'s shape = {_shape(first)}, X[{index}]'s shape = {_shape(other)}."
+        + _hint("in_dim == x_dim", f"in_dim:{dims} != x_dim:{', '.join(map(str, other))}",
+                "phi/infermeta/multiary.cc:423"))

@@ -893,7 +893,15 @@ def _to(self, *args, memory_format=None, **kwargs):
 _NO_INPLACE = frozenset("logaddexp logaddexp2 fmax fmin".split())  # (torch has no x.fmax_)
 _BINARY = "input, other, *, alpha=1, out=None"
 _REDUCE = "input, dim=None, keepdim=False, *, dtype=None"
-_SOFTMAX = "input, dim=None, dtype=None, *, _stacklevel=3"
+# torch.softmax and Tensor.softmax need a dim (nn.functional's may pick one: functional.py)
+_SOFTMAX = "input, dim=_NO_DIM, dtype=None, *, _stacklevel=3"
+_NO_DIM = object()
+
+
+def _dim_of(dim, op: str):
+    if dim is _NO_DIM:
+        raise TypeError(f'{op}() missing 1 required positional arguments: "dim"')
+    return dim
 _CLOSE = "input, other, rtol=1e-05, atol=1e-08, equal_nan=False"
 _BY_WEIGHT = "'{0}Backward1' if isinstance({1}, _T) else '{0}Backward0'"
 
@@ -1338,8 +1346,9 @@ ROWS = [
         "input, _ord(p), axes_tuple(dim), keepdim"),
     Row("logsumexp", R.logsumexp, "input, dim, keepdim=False", "input, axes_tuple(dim), keepdim"),
     Row("cumsum", R.cumsum, "input, dim, *, dtype=None", "_cast_to(input, dtype), dim"),
-    Row("softmax", R.softmax, _SOFTMAX, "_cast_to(input, dtype), dim"),
-    Row("log_softmax", R.log_softmax, _SOFTMAX, "_cast_to(input, dtype), dim"),
+    Row("softmax", R.softmax, _SOFTMAX, "_cast_to(input, dtype), _dim_of(dim, 'softmax')"),
+    Row("log_softmax", R.log_softmax, _SOFTMAX,
+        "_cast_to(input, dtype), _dim_of(dim, 'log_softmax')"),
     # linear algebra
     Row("matmul", matmul), Row("dot", dot, aliases=("inner",)), Row("mm", mm), Row("bmm", bmm),
     Row("mv", mv), Row("outer", outer, aliases=("ger",)), Row("t", t),
@@ -1639,6 +1648,7 @@ FUNCTIONS: dict = {}
 INSTALLED = install(ROWS, FUNCTIONS, Tensor, module="torch", tag=tag, inplace=inplace.update,
                     env={"_alpha": _alpha, "_all_if_empty": _all_if_empty, "_T": EngineTensor,
                          "_cast_to": _cast_to, "_np": _np, "_float_input": _float_input,
+                         "_NO_DIM": _NO_DIM, "_dim_of": _dim_of,
                          "_var_args": _var_args, "_ord": _ord, "_bounds": _bounds,
                          "_shape_args": _shape_args, "_target": _target, "_swapped": _swapped,
                          "_axes_of": _axes_of, "_distinct_axes": _distinct_axes,

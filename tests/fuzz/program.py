@@ -13,9 +13,22 @@ reproduce crashes or missing kernels):
   kernel-specific);
 - ops whose domain is not all reals (log, sqrt): the fuzzer's data is any small float,
   and NaN-producing programs compare nothing useful;
-- double backward through max/amax/maximum in paddle (paddle lacks those higher-order
-  kernels and raises; janusgrad gives the mathematically right answer);
-- division by a value near zero: ``div`` divides by ``b * b + 1``.
+- double backward through max/amax/maximum/softmax in paddle (paddle lacks those
+  higher-order kernels and raises; janusgrad gives the mathematically right answer), and
+  through stack/concat of tensors some of which need no gradient (paddle: ``SystemError:
+  (Fatal) Unable to fill empty grad inputs due to empty GradSlotMeta``);
+- division by a value near zero: ``div`` divides by ``b * b + 1``;
+- paddle.grad of an input with stop_gradient=True that an op made (detach, no_grad, an op
+  on data without gradient): paddle fails with ``SystemError: (Fatal) There is no grad op
+  for inputs`` even with allow_unused=True, where the gradient is defined (None): janusgrad
+  answers as for a tensor made from data (None, or the unused-input error).  Only grad
+  inputs that need a gradient or were made from data are drawn in paddle;
+- paddle's cast of a tensor that needs a gradient to an integer dtype (type_as an int64
+  tensor) keeps stop_gradient=False and passes gradients straight through (a float
+  gradient for a step function whose derivative is 0; ``int @ float`` casts so): not
+  drawn in paddle;
+- paddle.add_n with a leaf that needs a gradient among its inputs: that leaf's ``.grad``
+  has is_leaf False (paddle hands add_n's incoming gradient tensor on as it is): not drawn.
 
 Gradients made with create_graph=True are linked as each framework links them (its
 derivative formulas read forward operands the value need not depend on: torch's relu and
@@ -33,6 +46,10 @@ SCALAR = ("mul_f", "add_i", "rsub_f", "pow2", "div_i")
 REDUCE = ("sum", "mean", "amax", "max_dim")
 VIEWS = ("slice", "reshape", "transpose", "unsqueeze", "expand_dims_view")
 INPLACE = ("setitem", "mul_", "tanh_")
+# Tensor methods (issue 22 §4): one operand, or two (the second broadcast with the first)
+METHODS1 = ("softmax", "float", "double", "clamp", "negative", "swap")
+METHODS2 = ("mul", "sub", "div", "type_as", "gt")
+JOINS = ("concat", "stack", "add_n")  # lists of tensors, dtypes mixed on purpose
 # elements: mostly distinct values, some ties and zeros on purpose (kinks of abs/relu/max)
 ELEMENTS = st.one_of(st.sampled_from([0.0, 1.0, -1.0, 0.5]),
                      st.floats(-2.0, 2.0, allow_nan=False, width=32))
@@ -56,6 +73,7 @@ def _bshape(a, b):
 def programs(draw, dialect: str, max_steps: int = 10):
     vals: list[Value] = []
     steps: list[tuple] = []
+    data_made: set[int] = set()  # the values made from data (the others by an op)
 
     def leaf(shape=None):
         if shape is None:
@@ -72,6 +90,7 @@ def programs(draw, dialect: str, max_steps: int = 10):
                                  max_size=int(np.prod(shape))))
             grad = draw(st.integers(0, 3)) > 0
         steps.append(("leaf", np.array(data, dtype=kind).reshape(shape), grad))
+        data_made.add(len(vals))
         vals.append(Value(shape, kind, grad, True))
 
     def pick(pred=lambda v: True):
@@ -87,7 +106,8 @@ def programs(draw, dialect: str, max_steps: int = 10):
     for _ in range(n):
         kind = draw(st.sampled_from(["leaf", "unary", "unary", "binary", "binary", "scalar",
                                      "reduce", "view", "view", "inplace", "nograd",
-                                     "detach", "backward", "backward", "grad"]))
+                                     "detach", "backward", "backward", "grad", "method",
+                                     "method", "join", "matmul"]))
         if kind == "leaf":
             # sometimes of a shape that broadcasts with an existing value
             base = vals[pick()].shape
@@ -114,6 +134,85 @@ def programs(draw, dialect: str, max_steps: int = 10):
                 "float64" if "float64" in (a.kind, b.kind) else "float32")
             steps.append(("binary", op, i, j))
             vals.append(Value(shape, out_kind, a.grad or b.grad, False))
+        elif kind == "method":
+            i = pick(floats)
+            if i is None:
+                continue
+            v = vals[i]
+            op = draw(st.sampled_from(METHODS1 + METHODS2))
+            if op in METHODS1:
+                if op == "swap" and len(v.shape) < 2:
+                    continue
+                dim = None
+                if op == "softmax":
+                    # (paddle's softmax without a dim: torch's legacy implicit one)
+                    nd = max(len(v.shape), 1)
+                    dim = draw(st.sampled_from([None] + list(range(-nd, nd))))
+                steps.append(("method", op, i, dim))
+                shape = (v.shape[1], v.shape[0]) + v.shape[2:] if op == "swap" else v.shape
+                out_kind = {"float": "float32", "double": "float64"}.get(op, v.kind)
+                same = out_kind == v.kind and op in ("float", "double")  # the tensor itself
+                vals.append(Value(shape, out_kind, v.grad, v.leaf if same else False))
+                extremes = extremes or op == "softmax"
+                continue
+            j = pick()
+            w = vals[j]
+            shape = v.shape if op == "type_as" else _bshape(v.shape, w.shape)
+            if shape is None:
+                continue
+            if op == "type_as" and dialect == "paddle" and v.grad and w.kind == "int64":
+                continue
+            steps.append(("method", op, i, j))
+            if op == "type_as":
+                vals.append(Value(shape, w.kind, v.grad and w.kind != "int64",
+                                  v.leaf if w.kind == v.kind else False))
+            elif op == "gt":
+                vals.append(Value(shape, "float32", False, True))
+            else:
+                vals.append(Value(shape, v.kind if v.kind == w.kind else "float64",
+                                  v.grad or w.grad, False))
+        elif kind == "join":
+            op = draw(st.sampled_from(JOINS if dialect == "paddle" else JOINS[:2]))
+            if draw(st.integers(0, 19)) == 0:
+                steps.append(("join", op, ()))  # an empty list: refused
+                break
+            i = pick(lambda v, op=op: op != "concat" or v.shape)
+            if i is None:
+                continue
+            same = [k for k, v in enumerate(vals) if v.shape == vals[i].shape]
+            idx = (i,) + tuple(draw(st.lists(st.sampled_from(same), min_size=1, max_size=2)))
+            ins = [vals[k] for k in idx]
+            if op == "add_n" and any(v.leaf and v.grad for v in ins):
+                continue
+            steps.append(("join", op, idx))
+            # paddle's stack/concat double-grad kernels fail (Fatal) on an input without grad
+            extremes = extremes or op != "add_n" and not all(v.grad for v in ins)
+            shape = vals[i].shape
+            shape = (shape[0] * len(idx),) + shape[1:] if op == "concat" else \
+                (len(idx),) + shape if op == "stack" else shape
+            kinds = {v.kind for v in ins}
+            out_kind = kinds.pop() if len(kinds) == 1 else (
+                "float64" if "float64" in kinds else "float32")
+            vals.append(Value(shape, out_kind, any(v.grad for v in ins), False))
+        elif kind == "matmul":
+            i, j = pick(lambda v: 1 <= len(v.shape) <= 2), pick(lambda v: 1 <= len(v.shape) <= 2)
+            if i is None:
+                continue
+            try:
+                shape = np.matmul(np.zeros(vals[i].shape), np.zeros(vals[j].shape)).shape
+            except ValueError:
+                continue
+            a, b = vals[i], vals[j]
+            op = draw(st.sampled_from(["matmul", "@"]))
+            if op == "@" and dialect == "paddle" and a.kind == "int64" and b.grad:
+                continue  # (b cast to int64 keeps its gradient: see the casts above)
+            if any(v.kind == "int64" and v.grad for v in (a, b)):
+                continue  # paddle's matmul backward fails on an int operand with a gradient
+            steps.append(("matmul", op, i, j))
+            # (paddle's @ converts the right operand to the left one's dtype; its matmul
+            # refuses mixed dtypes, torch's both)
+            out_kind = a.kind if a.kind == b.kind or op == "@" else "float64"
+            vals.append(Value(shape, out_kind, (a.grad or b.grad) and out_kind != "int64", False))
         elif kind == "scalar":
             i = pick()
             op = draw(st.sampled_from(SCALAR))
@@ -208,16 +307,22 @@ def programs(draw, dialect: str, max_steps: int = 10):
             leaves = [k for k, v in enumerate(vals) if v.leaf and v.grad]
             if not leaves:
                 continue
-            inputs = sorted(set(draw(st.lists(st.sampled_from(leaves), min_size=1,
+            # mostly grad leaves (some not in the output's graph); sometimes any value
+            # (a non-leaf, one without grad): allow_unused=False refuses the unused ones
+            pool = leaves if draw(st.integers(0, 3)) else [
+                k for k, v in enumerate(vals)
+                if dialect == "torch" or v.grad or k in data_made]
+            inputs = sorted(set(draw(st.lists(st.sampled_from(pool), min_size=1,
                                               max_size=3))))
+            allow = draw(st.booleans())
             # paddle has no higher-order kernels of amax/max/maximum: it raises where we
             # give the mathematically right answer (DESIGN.md), so no create_graph there
             create = draw(st.booleans()) and not (dialect == "paddle" and extremes)
-            steps.append(("grad", i, tuple(inputs), create))
+            steps.append(("grad", i, tuple(inputs), create, allow))
             if create and draw(st.booleans()):
                 steps.append(("double", len(inputs)))  # backward through the grads
-        extremes = extremes or (steps[-1][0] in ("binary", "reduce") and steps[-1][1] in (
-            "amax", "max_dim", "maximum"))
+        extremes = extremes or (steps[-1][0] in ("binary", "reduce", "method") and
+                                steps[-1][1] in ("amax", "max_dim", "maximum", "softmax"))
     return steps
 
 
@@ -242,6 +347,19 @@ _BINARY = {"add": "{} + {}", "sub": "{} - {}", "mul": "{} * {}", "div": "{} / ({
            "maximum": "{m}.maximum({}, {})"}
 _SCALAR = {"mul_f": "{} * 2.5", "add_i": "{} + 2", "rsub_f": "3.0 - {}", "pow2": "{} ** 2",
            "div_i": "{} / 2"}
+
+
+def _method(op, a, arg):
+    """A Tensor-method call (the same text in both dialects): ``arg`` is softmax's dim or
+    the other operand's index."""
+    if op == "softmax":
+        return f"{a}.softmax()" if arg is None else f"{a}.softmax({arg})"
+    b = f"v{arg}"
+    return {"float": f"{a}.float()", "double": f"{a}.double()",
+            "clamp": f"{a}.clamp(-0.5, 0.5)", "negative": f"{a}.negative()",
+            "swap": f"{a}.swapaxes(0, 1)", "mul": f"{a}.mul({b})", "sub": f"{a}.sub({b})",
+            "div": f"{a}.div({b} * {b} + 1)", "type_as": f"{a}.type_as({b})",
+            "gt": f"{a}.gt({b}).float()"}[op]
 
 
 def render(steps, dialect: str) -> list[str]:
@@ -309,12 +427,23 @@ def render(steps, dialect: str) -> list[str]:
                 lines.append(f"v{i}.backward({arg}{r})")
             continue
         elif kind == "grad":
-            i, inputs, create = s[1:]
+            i, inputs, create, allow = s[1:]
             ins = ", ".join(f"v{k}" for k in inputs)
             fn = "torch.autograd.grad" if dialect == "torch" else "paddle.grad"
             lines.append(f"gs = {fn}(v{i}.sum(), [{ins}], retain_graph=True, "
-                         f"create_graph={create}, allow_unused=True)")
+                         f"create_graph={create}, allow_unused={allow})")
             continue
+        elif kind == "method":
+            lines.append(f"{out} = " + _method(s[1], f"v{s[2]}", s[3]))
+        elif kind == "join":
+            op, idx = s[1:]
+            items = "[" + ", ".join(f"v{k}" for k in idx) + "]"
+            fn = "cat" if dialect == "torch" and op == "concat" else op
+            lines.append(f"{out} = {m}.{fn}({items})")
+        elif kind == "matmul":
+            op, i, j = s[1:]
+            lines.append(f"{out} = v{i} @ v{j}" if op == "@" else
+                         f"{out} = {m}.matmul(v{i}, v{j})")
         elif kind == "double":
             lines.append("sum(g.sum() for g in gs if g is not None).backward()")
             continue

@@ -14,7 +14,15 @@ relu = FUNCTIONS["relu"]
 sigmoid = FUNCTIONS["sigmoid"]
 tanh = FUNCTIONS["tanh"]
 _flatten = FUNCTIONS["flatten"]
-softmax, log_softmax = FUNCTIONS["softmax"], FUNCTIONS["log_softmax"]
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None, *, axis=None):  # noqa: A002
+    # (dim None: the implicit one; axis: numpy's alias, as every dim)
+    return FUNCTIONS["softmax"](input, dim if axis is None else axis, dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None, *, axis=None):  # noqa: A002
+    return FUNCTIONS["log_softmax"](input, dim if axis is None else axis, dtype)
 
 
 def _legacy_reduction(size_average, reduce, reduction: str) -> str:
