@@ -157,6 +157,10 @@ class Dialect:
         return RuntimeError(f"{op}: operands are on different devices: "
                             f"{', '.join(str(d) for d in devices)}")
 
+    def zero_division(self, op: str) -> Exception:
+        """An integer division (floor_divide, remainder, fmod) by an integer zero."""
+        return ZeroDivisionError(f"{op}: integer division by zero")
+
     def promotion(self, a, b) -> Exception:
         return TypeError(f"cannot combine dtypes {a} and {b}")
 

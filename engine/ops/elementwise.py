@@ -288,8 +288,35 @@ div = _def_binary(_div, "true_divide", _both, float_result=True, by_float=True,
 # torch saves it; an in-place change of the result stays legal, ``x ** 2``)
 pow = _def_binary(_pow, "power", _both, save_out=_exponent_needs_grad,
                   family=ZERO_DIM_AS_SCALAR)
-floor_divide = _def_binary(_floordiv, "floor_divide", _none, family=ZERO_DIM_PROMOTES)
-remainder = _def_binary(_remainder, "remainder", _both, family=ZERO_DIM_AS_SCALAR)
+
+
+def _integral(v) -> bool:
+    return v.array.dtype.kind in "iub" if isinstance(v, Tensor) else type(v) in (int, bool)
+
+
+def check_int_zero(x, y, name: str) -> None:
+    """Refuse an integer division of ``x`` by an integer zero in ``y``, as both frameworks
+    do (numpy would give 0 with a warning)."""
+    if _integral(x) and _integral(y):
+        zero = not xp_of(y.array).all(y.array) if isinstance(y, Tensor) else y == 0
+        if zero:
+            cls = type(x) if isinstance(x, Tensor) else type(y)
+            raise cls.dialect.zero_division(name)
+
+
+def refuse_int_zero(op, name: str):
+    """``op`` (an integer-valued division) with ``check_int_zero`` first."""
+    def checked(x, y):
+        check_int_zero(x, y, name)
+        return op(x, y)
+    checked.__name__ = checked.__qualname__ = op.__name__
+    return checked
+
+
+floor_divide = refuse_int_zero(
+    _def_binary(_floordiv, "floor_divide", _none, family=ZERO_DIM_PROMOTES), "floor_divide")
+remainder = refuse_int_zero(
+    _def_binary(_remainder, "remainder", _both, family=ZERO_DIM_AS_SCALAR), "remainder")
 
 
 def _extremum(compare):

@@ -81,6 +81,10 @@ _CTYPE = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_
           "uint8": "uint8_t", "bool": "bool"}
 
 
+class EnforceNotMet(Exception):
+    """paddle's error for a check its C++ kernels make at run time (paddle.base.core's)."""
+
+
 class PaddleDialect(Dialect):
     name = "paddle"
     implicit_seed_any_shape = True
@@ -177,6 +181,13 @@ class PaddleDialect(Dialect):
             f"i:{i}.\n  [Hint: Expected {_BROADCAST_HINT} == true, but received "
             f"{_BROADCAST_HINT}:0 != true:1.] (at /paddle/paddle/phi/kernels/funcs/"
             "common_shape.h:72)\n")
+
+    def zero_division(self, op: str) -> Exception:
+        line = {"floor_divide": 326, "trunc_divide": 1345}.get(op, 978)
+        return EnforceNotMet(
+            "() InvalidArgumentError: Integer division by zero encountered in (floor/trunc) "
+            "divide. Please check the input value. (at /paddle/paddle/phi/kernels/funcs/"
+            f"elementwise_functor.h:{line})\n")
 
     def promotion(self, a, b) -> Exception:
         return TypeError(

@@ -201,6 +201,9 @@ class TorchDialect(Dialect):
         return RuntimeError("Expected all tensors to be on the same device, but found at least "
                             f"two devices, {device_str(common)} and {device_str(other)}!")
 
+    def zero_division(self, op: str) -> Exception:
+        return RuntimeError("ZeroDivisionError")
+
     def promotion(self, a, b) -> Exception:
         return TypeError(f"cannot combine dtypes {long_name(a)} and {long_name(b)}")
 
