@@ -2,8 +2,6 @@
 3.3.1 raise or compute something else (issue 22, section 3), each run on both sides."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 

@@ -96,16 +96,16 @@ class Generator:
         self._rng = value
 
     def random(self, shape, dtype=default_float):
-        return self.rng.random(shape).astype(dtype)
+        return as_array(self.rng.random(shape).astype(dtype))  # (0-d: numpy gives a scalar)
 
     def normal(self, shape, mean=0.0, std=1.0, dtype=default_float):
-        return (self.rng.standard_normal(shape) * std + mean).astype(dtype)
+        return as_array((self.rng.standard_normal(shape) * std + mean).astype(dtype))
 
     def uniform(self, shape, low=0.0, high=1.0, dtype=default_float):
-        return self.rng.uniform(low, high, shape).astype(dtype)
+        return as_array(self.rng.uniform(low, high, shape).astype(dtype))
 
     def integers(self, low, high, shape, dtype=int64):
-        return self.rng.integers(low, high, shape).astype(dtype)
+        return as_array(self.rng.integers(low, high, shape).astype(dtype))
 
     def permutation(self, n):
         return self.rng.permutation(n)
