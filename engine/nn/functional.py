@@ -188,6 +188,7 @@ def nll_loss(logp, target, weight=None, ignore_index: int = -100, reduction: str
     if logp.array.ndim == 1:  # a single sample: classes on axis 0, 0-d target
         axis = 0
     axis = _class_axis(logp, axis)
+    R.refuse_integers(logp, "nll_loss")
     t = _target_array(target, logp.array).astype(int64)
     _same_device("nll_loss", logp, t, None if weight is None else weight.array)
     _check_targets(logp, t, axis, ignore_index)

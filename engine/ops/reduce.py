@@ -549,18 +549,31 @@ _log_softmax = defop("log_softmax", uses=("out", "attrs"), rule=lambda np, g, ou
     g - np.exp(out) * np.sum(g, axes, keepdims=True)))
 
 
+def refuse_integers(x, op: str, axes: tuple = ()) -> None:
+    """Both frameworks' softmax-family kernels exist for floating dtypes only: an integer
+    input is refused (``axes``: the reduced ones; torch names its kernel by whether that is
+    the last axis), not cast silently."""
+    a = x.array
+    if a.dtype.kind not in "fc":
+        raise x.dialect.invalid(op, f"{op} expects a floating point input, got {a.dtype}",
+                                float_required=True, dtype=a.dtype,
+                                last_axis=a.ndim == 0 or tuple(axes) == (a.ndim - 1,))
+
+
 def softmax(x, axis=None):
     """exp(x) / sum(exp(x)) over ``axis`` (all axes for None), computed stably."""
-    a = _float_data(x)
     axes = reduce_axes(x, "softmax", axis)
+    refuse_integers(x, "softmax", axes)
+    a = x.array
     e = MODULES[type(a)].exp(_shifted(a, axes)[0])
     out = e / e.sum(axis=axes, keepdims=True)
     return record(_softmax, as_out(out), (x,), attrs=axes, save_out=True)
 
 
 def log_softmax(x, axis=None):
-    a = _float_data(x)
     axes = reduce_axes(x, "log_softmax", axis)
+    refuse_integers(x, "log_softmax", axes)
+    a = x.array
     s = _shifted(a, axes)[0]
     xp = MODULES[type(a)]
     out = s - xp.log(xp.exp(s).sum(axis=axes, keepdims=True))

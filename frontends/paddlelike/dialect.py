@@ -213,6 +213,8 @@ class PaddleDialect(Dialect):
     def invalid(self, op: str, message: str, **info) -> Exception:
         if op.startswith("linalg."):
             return _linalg_error(op, message, info)
+        if info.get("float_required") and op in _FLOAT_KERNELS:
+            return kernel_not_registered(_FLOAT_KERNELS[op], info["dtype"])
         if op == "matmul" and "a_shape" in info:
             return matmul_error(info["a_shape"], info["b_shape"])
         if op == "reshape" and "shape" in info:
@@ -253,6 +255,22 @@ class PaddleDialect(Dialect):
     def compile_limit(self, where: str, limit: int):
         return (f"[SOT] [Cache] Exceed max cache size ({limit}) of {where}, skip it: new "
                 "inputs run in dygraph.", UserWarning)
+
+
+# the kernels paddle names when they refuse an integer dtype
+_FLOAT_KERNELS = {"softmax": "softmax", "log_softmax": "log_softmax",
+                  "cross_entropy": "cross_entropy_with_softmax"}
+
+
+def kernel_not_registered(kernel: str, dtype) -> Exception:
+    """paddle's error for a kernel that has no CPU version for ``dtype``."""
+    dt = of_np(dtype).name
+    cond = "kernel_iter == iter->second.end() && kernel_key.backend() == Backend::CPU"
+    return RuntimeError(
+        f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {dt}) of kernel `{kernel}` "
+        f"is not registered. Selected wrong DataType `{dt}`. Paddle support following "
+        "DataTypes: float64, float32."
+        + _hint(f"{cond} != true", f"{cond}:1 == true:1", "phi/core/kernel_factory.cc:317"))
 
 
 def _hint(cond: str, got: str, where: str) -> str:

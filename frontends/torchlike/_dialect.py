@@ -301,10 +301,21 @@ def _lst(shape) -> str:
     return "[" + ", ".join(str(n) for n in shape) + "]"
 
 
+# the CPU kernels torch names when they refuse an integer dtype
+_FLOAT_KERNELS = {"softmax": "softmax", "log_softmax": "log_softmax",
+                  "nll_loss": "nll_loss_out_frame"}
+
+
 def _invalid(op: str, info: dict):
     """torch's exception for the engine's neutral facts, or None to fall back."""
     if info.get("repeated"):
         return RuntimeError(f"dim {info['axis']} appears multiple times in the list of dims")
+    if info.get("float_required") and op in _FLOAT_KERNELS:
+        kernel = _FLOAT_KERNELS[op]
+        if op != "nll_loss":
+            kernel += "_lastdim_kernel_impl" if info["last_axis"] else "_kernel_impl"
+        return NotImplementedError(f"\"{kernel}\" not implemented for "
+                                   f"'{long_name(info['dtype'])}'")
     if op == "axis":
         n = info["ndim"] or 1
         return IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
