@@ -320,6 +320,10 @@ def _invalid(op: str, info: dict):
         n = info["ndim"] or 1
         return IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                           f"but got {info['axis']})")
+    if op == "view" and info.get("incompatible_strides"):
+        return RuntimeError("view size is not compatible with input tensor's size and stride (at "
+                            "least one dimension spans across two contiguous subspaces). Use "
+                            ".reshape(...) instead.")
     if op == "reshape" and "size" in info:
         return RuntimeError(f"shape '{_lst(info['shape'])}' is invalid for input of size "
                             f"{info['size']}")

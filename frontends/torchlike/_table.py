@@ -1345,7 +1345,7 @@ ROWS = [
     Row("mv", mv), Row("outer", outer, aliases=("ger",)), Row("t", t),
     # shape
     Row("reshape", S.reshape, "input, *shape", "input, _target(input, shape)"),
-    Row("view", S.reshape, "input, *shape", "input, _target(input, shape)", "m"),
+    Row("view", S.view, "input, *shape", "input, _target(input, shape)", "m"),
     Row("view_as", S.reshape, "self, other", "self, other.array.shape", "m", ("reshape_as",)),
     Row("flatten", S.flatten, "input, start_dim=0, end_dim=-1",
         "input, input._axis(start_dim), input._axis(end_dim)"),
