@@ -194,7 +194,13 @@ def _setitem_vjp(n, g):
     from .ops.index import getitem
     key, mask = n.attrs
     gx = where_(type(g).wrap(mask), 0.0, g) if n.parents[0] is not None else None
-    gv = getitem(g, key) if n.parents[1] is not None else None
+    gv = None
+    if n.parents[1] is not None:
+        gv = getitem(g, key)
+        lead = len(n.shapes[1]) - gv.array.ndim
+        if lead > 0:  # the value's leading 1-sized dims, dropped when it was written
+            from .ops.shape import reshape
+            gv = reshape(gv, (1,) * lead + gv.array.shape)
     return gx, gv
 
 
@@ -209,6 +215,11 @@ def setitem(x, key, value):
     v = value.array if isinstance(value, Tensor) else value
     if type(v) is not type(x.array) and type(v) not in _NUMBERS:
         v = _value(x, v)
+    if getattr(v, "ndim", 0) and v.shape[0] == 1:
+        # both frameworks drop a value's leading 1-sized dims (x[i] = t of shape (1, 1));
+        # numpy keeps them, and refuses such a value for a single element
+        lead = next((i for i, d in enumerate(v.shape) if d != 1), v.ndim)
+        v = v.reshape(v.shape[lead:])
     view = None if state.mode & GRAD_OFF else _view_in_graph(x)
     if not _records(x, (value,)):
         x.array[akey] = v
