@@ -234,15 +234,26 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float
 # Rules (engine.ops.rules): ``np`` is the array module or the engine's ops under numpy's
 # names; x, y the saved operands (tensors, arrays or numbers), out the output.
 def _pow_x(np, g, x, y, out):
-    # x**0 is constant: 0 also at x = 0 (not 0 * inf).  (A number exponent stays a number
-    # here on arrays too when it is zero: the constants leave zero out.)
-    if type(y) in (int, float) and y == 0:
-        return g * 0.0
-    return g * (np.power(x, y - 1.0) * y)
+    # x**0 is constant: 0 also at x = 0 (not 0 * inf), as both frameworks give.  (A number
+    # exponent stays a number here on arrays too when it is zero: the constants leave zero
+    # out.)
+    if type(y) in (int, float):
+        return g * 0.0 if y == 0 else g * (np.power(x, y - 1.0) * y)
+    # (masked at x = 0 only: elsewhere y x**(y-1) is 0 at y = 0 by itself, and keeps its
+    # derivative in y for second order)
+    return np.where(np.logical_and(np.equal(y, 0.0), np.equal(x, 0.0)), 0.0,
+                    g * (np.power(x, y - 1.0) * y))
 
 
 def _pow_y(np, g, x, y, out):
-    return g * (out * (math.log(x) if type(x) in (int, float) else np.log(x)))
+    # 0**y is 0 for every y > 0 and 1 at y = 0: both frameworks give it the one-sided 0
+    # there (not 0 * -inf, nor 1 * -inf)
+    if type(x) in (int, float):
+        if x == 0:
+            return np.where(np.greater_equal(y, 0.0), 0.0, g * (out * -math.inf))
+        return g * (out * math.log(x))
+    return np.where(np.logical_and(np.equal(x, 0.0), np.greater_equal(y, 0.0)), 0.0,
+                    g * (out * np.log(x)))
 
 
 _add = defop("add", rule=lambda np, g, need: (g, g), uses="need")
