@@ -38,6 +38,11 @@ class Dialect:
     # two gradients of an integer dtype meeting in one backward: summed (torch cannot meet
     # them: its integer tensors never require grad), or refused (paddle).
     refuse_int_grad_sum = False
+    # sign(NaN): NaN (paddle, numpy) or 0 (torch).
+    sign_of_nan_is_zero = False
+    # x ** 0.5 and x ** -0.5 computed as sqrt and 1 / sqrt (torch: -0.0 ** 0.5 is -0.0, and
+    # its gradient -inf), or as pow (paddle: 0.0 and inf).
+    half_powers_as_roots = False
     # create_graph gradients linked to inputs their value does not depend on, as the
     # framework's derivative formulas link them (engine.links): op name -> input positions
     create_graph_links: dict = {}

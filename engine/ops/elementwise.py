@@ -26,7 +26,7 @@ from ..backend import (
 from ..dtypes import DIM, SCALAR, ZERO_DIM, PromotionError, result_type, scalar_dtype
 from ..mode import INFERENCE_ON, state
 from ..tensor import Tensor, record, unrecorded
-from . import check_same_device, defop, spec
+from . import OpDef, check_same_device, defop, spec
 from .rules import CONSTS
 from .rules import const as _const
 from .testing import binary, unary
@@ -297,8 +297,30 @@ div = _def_binary(_div, "true_divide", _both, float_result=True, by_float=True,
                   family=ZERO_DIM_AS_SCALAR)
 # only the exponent's rule reads the output: without that gradient it is not kept (as
 # torch saves it; an in-place change of the result stays legal, ``x ** 2``)
-pow = _def_binary(_pow, "power", _both, save_out=_exponent_needs_grad,
-                  family=ZERO_DIM_AS_SCALAR)
+_power = _def_binary(_pow, "power", _both, save_out=_exponent_needs_grad,
+                     family=ZERO_DIM_AS_SCALAR)
+
+
+def _root_x(np, g, x, y, out):
+    # d/dx x**0.5 as 0.5 / sqrt(x): -inf at x = -0.0 (torch's), where x**-0.5 gives +inf
+    return g * (0.5 / np.sqrt(x)) if y > 0 else _pow_x(np, g, x, y, out)
+
+
+# pow by a number exponent of +-0.5, computed as a root (same name: it is pow to a user)
+_pow_root = OpDef("pow", fresh=True, rule=(_root_x, _pow_y), uses=("x", "y", "out"))
+
+
+def pow(x, y):  # noqa: A001
+    """x ** y; a dialect may compute x ** +-0.5 as sqrt(x) and 1 / sqrt(x) (torch does:
+    the sign of a zero then carries through, -0.0 ** 0.5 = -0.0)."""
+    if type(y) is float and (y == 0.5 or y == -0.5) and type(x) in _TENSOR_TYPES and \
+            x.dialect.half_powers_as_roots and x.array.dtype.kind == "f":
+        a = x.array
+        xp = xp_of(a)
+        with quiet(divide="ignore", invalid="ignore"):
+            out = xp.sqrt(a) if y > 0 else xp.reciprocal(xp.sqrt(a))
+        return record(_pow_root, as_array(out), (x, y), (x, y), cls=type(x))
+    return _power(x, y)
 
 
 def _integral(v) -> bool:
@@ -421,7 +443,16 @@ def _asin(np, g, x):
     return g / np.sqrt(1.0 - np.square(x))
 
 
-sign = _def_unary("sign", "sign", _zero, float_only=False)
+_sign = _def_unary("sign", "sign", _zero, float_only=False)
+
+
+def sign(x):
+    """-1, 0 or 1; NaN stays NaN (numpy, paddle) or gives 0 (torch), as the dialect says."""
+    out = _sign(x)
+    a = out.array
+    if a.dtype.kind == "f" and x.dialect.sign_of_nan_is_zero:
+        xp_of(a).nan_to_num(a, copy=False, nan=0.0)
+    return out
 sin = _def_unary("sin", "sin", lambda np, g, x: g * np.cos(x), "x")
 cos = _def_unary("cos", "cos", lambda np, g, x: -(g * np.sin(x)), "x")
 tan = _def_unary("tan", "tan", lambda np, g, out: g * (np.square(out) + 1.0), "out")

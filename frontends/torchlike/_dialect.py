@@ -77,6 +77,8 @@ def matmul_message(a, b) -> str:
 
 class TorchDialect(Dialect):
     name = "torch"
+    sign_of_nan_is_zero = True
+    half_powers_as_roots = True
     nograd_views_require_grad = True
     implicit_seed_any_shape = False
     silent_backward_without_grad = False
