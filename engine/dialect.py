@@ -38,6 +38,8 @@ class Dialect:
     # two gradients of an integer dtype meeting in one backward: summed (torch cannot meet
     # them: its integer tensors never require grad), or refused (paddle).
     refuse_int_grad_sum = False
+    # argmax / argmin pass over NaN (paddle) or pick the first NaN (torch, numpy).
+    arg_extremes_skip_nan = False
     # sign(NaN): NaN (paddle, numpy) or 0 (torch).
     sign_of_nan_is_zero = False
     # x ** 0.5 and x ** -0.5 computed as sqrt and 1 / sqrt (torch: -0.0 ** 0.5 is -0.0, and

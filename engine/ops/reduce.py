@@ -383,7 +383,13 @@ def _arg_extreme(op, x, axis, keepdims):
     if a.size == 0:
         raise x.dialect.invalid(op, "cannot take the index of the extreme of an empty tensor",
                                 shape=a.shape, axis=axis)
-    out = (a.argmax if op in _ARGMAX else a.argmin)(axis=axis, keepdims=keepdims)
+    largest = op in _ARGMAX
+    if x.dialect.arg_extremes_skip_nan and a.dtype.kind == "f":
+        xp = MODULES[type(a)]
+        nans = xp.isnan(a)
+        if nans.any():  # a NaN ranks below (above) every number; all NaN: index 0
+            a = xp.where(nans, -xp.inf if largest else xp.inf, a)
+    out = (a.argmax if largest else a.argmin)(axis=axis, keepdims=keepdims)
     return type(x).wrap(as_out(out).astype(int64, copy=False))
 
 

@@ -100,6 +100,7 @@ class PaddleDialect(Dialect):
     # the engine does that for 0-d host operands, and raises device_mismatch otherwise
     host_scalars_join_devices = True
     refuse_int_grad_sum = True
+    arg_extremes_skip_nan = True
     # paddle's multiply/divide double-grad nodes take both operands (zeros where the
     # gradient does not depend on them); its scale (a number operand) links nothing
     create_graph_links = {"mul": (0, 1), "div": (0, 1)}
