@@ -157,9 +157,26 @@ def transpose(x, axes=None):
     """Permute dimensions (reverse them when ``axes`` is None)."""
     if axes is None:
         axes = tuple(range(x.array.ndim - 1, -1, -1))
-    axes = tuple(_norm_axis(a, x.array.ndim) for a in axes)
+    axes = _perm(x, axes)
     out = record(_transpose, x.array.transpose(axes), (x,), attrs=axes)
     return mark_view(out, x, transpose, axes)
+
+
+def _perm(x, axes) -> tuple:
+    """``axes`` made non-negative, each checked in range and given once (numpy would
+    wrap an axis out of range once more: -3 of two dims is 1)."""
+    nd = x.array.ndim
+    out = []
+    for i, a in enumerate(axes):
+        if not -nd <= a < max(nd, 1):
+            raise x.dialect.invalid("transpose", f"axis {a} is out of range for {nd} "
+                                    "dimensions", axis=a, ndim=nd, index=i)
+        b = _norm_axis(a, nd)
+        if b in out:
+            raise x.dialect.invalid("transpose", f"axis {a} is given twice", repeated=True,
+                                    axis=a, index=i)
+        out.append(b)
+    return tuple(out)
 
 
 def _inverse(axes) -> list:

@@ -214,6 +214,8 @@ class PaddleDialect(Dialect):
     def invalid(self, op: str, message: str, **info) -> Exception:
         if op.startswith("linalg."):
             return _linalg_error(op, message, info)
+        if op == "transpose" and "index" in info:
+            return transpose_error(info)
         if info.get("float_required") and op in _FLOAT_KERNELS:
             return kernel_not_registered(_FLOAT_KERNELS[op], info["dtype"])
         if op == "matmul" and "a_shape" in info:
@@ -272,6 +274,27 @@ def kernel_not_registered(kernel: str, dtype) -> Exception:
         f"is not registered. Selected wrong DataType `{dt}`. Paddle support following "
         "DataTypes: float64, float32."
         + _hint(f"{cond} != true", f"{cond}:1 == true:1", "phi/core/kernel_factory.cc:317"))
+
+
+def transpose_error(info: dict) -> Exception:
+    """paddle.transpose's checks of ``perm``: each axis in range, and given once."""
+    i, axis = info["index"], info["axis"]
+    if info.get("repeated"):
+        cond = "++count[formatted_axis[i]]"
+        return ValueError(
+            f"(InvalidArgument) Each element of axis should be unique. but axis[{i}] is {axis} "
+            "appear not only once" + _hint(f"{cond} == 1", f"{cond}:2 != 1:1",
+                                           "phi/infermeta/unary.cc:5943"))
+    nd = info["ndim"]
+    if axis >= 0:
+        gap, hint = " ", _hint("axis[i] < x_rank", f"axis[i]:{axis} >= x_rank:{nd}",
+                               "phi/infermeta/unary.cc:5921")
+    else:
+        gap, hint = "  ", _hint("axis[i] >= -x_rank", f"axis[i]:{axis} < -x_rank:{-nd}",
+                                "phi/infermeta/unary.cc:5930")
+    return ValueError(
+        f"(InvalidArgument) The reduce dim index {i} should be in the range [ -dimension(X), "
+        f"dimension(X) ){gap}which dimension = {nd}. But received dim index = {axis}." + hint)
 
 
 def _hint(cond: str, got: str, where: str) -> str:

@@ -311,6 +311,8 @@ _FLOAT_KERNELS = {"softmax": "softmax", "log_softmax": "log_softmax",
 def _invalid(op: str, info: dict):
     """torch's exception for the engine's neutral facts, or None to fall back."""
     if info.get("repeated"):
+        if op == "transpose":
+            return RuntimeError("permute(): duplicate dims are not allowed.")
         return RuntimeError(f"dim {info['axis']} appears multiple times in the list of dims")
     if info.get("float_required") and op in _FLOAT_KERNELS:
         kernel = _FLOAT_KERNELS[op]
