@@ -164,6 +164,10 @@ class Dialect:
         return RuntimeError(f"{op}: operands are on different devices: "
                             f"{', '.join(str(d) for d in devices)}")
 
+    def out_of_memory(self, nbytes: int) -> Exception:
+        """A tensor of ``nbytes`` bytes could not be allocated."""
+        return MemoryError(f"cannot allocate {nbytes} bytes")
+
     def zero_division(self, op: str) -> Exception:
         """An integer division (floor_divide, remainder, fmod) by an integer zero."""
         return ZeroDivisionError(f"{op}: integer division by zero")

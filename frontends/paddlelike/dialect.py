@@ -183,6 +183,12 @@ class PaddleDialect(Dialect):
             f"{_BROADCAST_HINT}:0 != true:1.] (at /paddle/paddle/phi/kernels/funcs/"
             "common_shape.h:72)\n")
 
+    def out_of_memory(self, nbytes: int) -> Exception:
+        return MemoryError(
+            f"(ResourceExhausted) Fail to alloc memory of {nbytes} size, error code is 12."
+            + _hint("error == 0", "error:12 != 0:0",
+                    "phi/core/memory/allocation/cpu_allocator.cc:44"))
+
     def zero_division(self, op: str) -> Exception:
         line = {"floor_divide": 326, "trunc_divide": 1345}.get(op, 978)
         return EnforceNotMet(
@@ -214,6 +220,8 @@ class PaddleDialect(Dialect):
     def invalid(self, op: str, message: str, **info) -> Exception:
         if op.startswith("linalg."):
             return _linalg_error(op, message, info)
+        if "negative" in info:  # a factory's shape
+            return negative_shape_error(op, info["shape"], info["negative"])
         if op == "transpose" and "index" in info:
             return transpose_error(info)
         if info.get("float_required") and op in _FLOAT_KERNELS:
@@ -274,6 +282,19 @@ def kernel_not_registered(kernel: str, dtype) -> Exception:
         f"is not registered. Selected wrong DataType `{dt}`. Paddle support following "
         "DataTypes: float64, float32."
         + _hint(f"{cond} != true", f"{cond}:1 == true:1", "phi/core/kernel_factory.cc:317"))
+
+
+def negative_shape_error(op: str, shape, i: int) -> Exception:
+    """A negative size in a factory's shape: the filling factories check it, the random
+    ones fail on the tensor it would make."""
+    if op in ("zeros", "ones", "empty", "full"):
+        return ValueError(
+            "(InvalidArgument) Each value of attribute 'shape' is expected to be no less than 0. "
+            f"But received: shape[{i}] = {shape[i]}; shape = {_shape(shape)}."
+            + _hint("data[i] >= 0", f"data[i]:{shape[i]} < 0:0", "phi/infermeta/nullary.cc:165"))
+    return RuntimeError(
+        "(PreconditionNotMet) The meta data must be valid when call the mutable data function."
+        + _hint("valid() == true", "valid():0 != true:1", "phi/core/dense_tensor.cc:113"))
 
 
 def transpose_error(info: dict) -> Exception:

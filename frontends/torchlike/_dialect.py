@@ -203,6 +203,12 @@ class TorchDialect(Dialect):
         return RuntimeError("Expected all tensors to be on the same device, but found at least "
                             f"two devices, {device_str(common)} and {device_str(other)}!")
 
+    def out_of_memory(self, nbytes: int) -> Exception:
+        return RuntimeError(
+            "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
+            f"memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate "
+            "memory)")
+
     def zero_division(self, op: str) -> Exception:
         return RuntimeError("ZeroDivisionError")
 
@@ -324,6 +330,12 @@ def _invalid(op: str, info: dict):
         n = info["ndim"] or 1
         return IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                           f"but got {info['axis']})")
+    if "negative" in info:  # a factory's shape
+        if op == "zeros":
+            return RuntimeError("zeros: Dimension size must be non-negative.")
+        shape = info["shape"]
+        return RuntimeError(f"Trying to create tensor with negative dimension "
+                            f"{shape[info['negative']]}: {_lst(shape)}")
     if op == "view" and info.get("incompatible_strides"):
         return RuntimeError("view size is not compatible with input tensor's size and stride (at "
                             "least one dimension spans across two contiguous subspaces). Use "
