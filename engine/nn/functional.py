@@ -274,7 +274,8 @@ def binary_cross_entropy(p, y, weight=None, reduction: str = "mean"):
     a, b, cls = E.operands(p, y, True)
     with quiet(divide="ignore"):
         log_p, log_q = _clamped_logs(xp_of(a), a)
-    loss = record(_bce, as_array(-(b * log_p + (1.0 - b) * log_q)), (p, y), (p, y), cls=cls)
+    out = (b - 1.0) * log_q - b * log_p  # (so grouped: the signs of zeros are torch's)
+    loss = record(_bce, as_array(out), (p, y), (p, y), cls=cls)
     if weight is not None:
         loss = E.mul(loss, weight)
     return reduce_loss(loss, reduction)

@@ -313,6 +313,12 @@ _pow_root = OpDef("pow", fresh=True, rule=(_root_x, _pow_y), uses=("x", "y", "ou
 def pow(x, y):  # noqa: A001
     """x ** y; a dialect may compute x ** +-0.5 as sqrt(x) and 1 / sqrt(x) (torch does:
     the sign of a zero then carries through, -0.0 ** 0.5 = -0.0)."""
+    if type(y) is float and y == 0.5 and type(x) in _TENSOR_TYPES and \
+            not x.dialect.half_powers_as_roots:
+        out = _power(x, y)
+        if out.array.dtype.kind == "f":  # numpy's square root keeps -0.0; C's pow gives +0.0
+            out.array += 0.0
+        return out
     if type(y) is float and (y == 0.5 or y == -0.5) and type(x) in _TENSOR_TYPES and \
             x.dialect.half_powers_as_roots and x.array.dtype.kind == "f":
         a = x.array
