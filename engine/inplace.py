@@ -215,20 +215,21 @@ def setitem(x, key, value):
     v = value.array if isinstance(value, Tensor) else value
     if type(v) is not type(x.array) and type(v) not in _NUMBERS:
         v = _value(x, v)
-    if getattr(v, "ndim", 0) and v.shape[0] == 1:
+    given = getattr(v, "shape", ())
+    if given and given[0] == 1:
         # both frameworks drop a value's leading 1-sized dims (x[i] = t of shape (1, 1));
         # numpy keeps them, and refuses such a value for a single element
-        lead = next((i for i, d in enumerate(v.shape) if d != 1), v.ndim)
-        v = v.reshape(v.shape[lead:])
+        lead = next((i for i, d in enumerate(given) if d != 1), v.ndim)
+        v = v.reshape(given[lead:])
     view = None if state.mode & GRAD_OFF else _view_in_graph(x)
     if not _records(x, (value,)):
-        x.array[akey] = v
+        _assign(x, x.array, akey, v, given)
         x.bump_version()
         return x
     _check_leaf(x, view=True)
     old = _snapshot(x)
     out = old.array.copy()
-    out[akey] = v
+    _assign(x, out, akey, v, given)
     mask = xp_of(out).zeros(out.shape, dtype=bool)
     mask[akey] = True
     result = record(_setitem, out, (old, value), attrs=(akey, mask), cls=type(x))
@@ -237,6 +238,21 @@ def setitem(x, key, value):
     _adopt(x, result)
     _follow(x, view)
     return x
+
+
+def _assign(x, target, key, v, given) -> None:
+    """target[key] = v; a value that does not broadcast to the selection is the dialect's
+    error (``given``: the value's shape as the user gave it)."""
+    try:
+        target[key] = v
+    except ValueError:
+        if not hasattr(v, "shape"):
+            raise
+        raise x.dialect.invalid("setitem", f"a value of shape {list(given)} cannot be "
+                                f"written to a selection of shape {list(target[key].shape)}",
+                                value_shape=tuple(v.shape), given_shape=tuple(given),
+                                target_shape=tuple(target[key].shape),
+                                dtype=v.dtype) from None
 
 
 # ---------------------------------------------------------------- views (torch's CopySlices)

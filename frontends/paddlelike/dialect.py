@@ -220,6 +220,12 @@ class PaddleDialect(Dialect):
     def invalid(self, op: str, message: str, **info) -> Exception:
         if op.startswith("linalg."):
             return _linalg_error(op, message, info)
+        if op == "setitem" and "target_shape" in info:
+            return ValueError(
+                "(InvalidArgument) The shape of tensor assigned value must match the shape of "
+                f"target shape: {_shape(info['given_shape'])}, but now shape is "
+                f"{_shape(info['target_shape'])}. (at /paddle/paddle/phi/kernels/funcs/"
+                "slice_utils.h:79)\n")
         if "negative" in info:  # a factory's shape
             return negative_shape_error(op, info["shape"], info["negative"])
         if op == "transpose" and "index" in info:

@@ -330,6 +330,14 @@ def _invalid(op: str, info: dict):
         n = info["ndim"] or 1
         return IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                           f"but got {info['axis']})")
+    if op == "setitem" and "target_shape" in info:  # the value is expanded to the selection
+        value, target = info["value_shape"], info["target_shape"]
+        if len(value) > len(target):
+            return RuntimeError(
+                f"expand(torch.{from_np(info['dtype'])._legacy}{{{_lst(value)}}}, size="
+                f"{_lst(target)}): the number of sizes provided ({len(target)}) must be greater "
+                f"or equal to the number of dimensions in the tensor ({len(value)})")
+        return _invalid("broadcast_to", {"in_shape": value, "shape": target})
     if "negative" in info:  # a factory's shape
         if op == "zeros":
             return RuntimeError("zeros: Dimension size must be non-negative.")
