@@ -185,7 +185,7 @@ def test_paddle_values_and_gradients_at_edges(paddles, case):
     _close(real, ours)
 
 
-def test_torch_bce_is_a_primitive_with_finite_second_order(torches):
+def test_torch_bce_keeps_a_finite_second_order(torches):
     # (the engine's rule serves create_graph too)
     for t in torches:
         p = t.tensor([0.2, 0.7], dtype=t.float64, requires_grad=True)
