@@ -7,7 +7,7 @@ change bumps the version counter that saved tensors are checked against.
 """
 from __future__ import annotations
 
-from .backend import device_of, from_host, is_array, ndarray, xp_of
+from .backend import device_of, from_host, is_array, is_meta, ndarray, xp_of
 from .mode import GRAD_OFF, no_grad, state
 from .ops import check_same_device, defop, spec
 from .ops.testing import array, small_shape
@@ -68,7 +68,10 @@ def _write(x, result) -> None:
 
 
 def _overlapping(a) -> bool:
-    """Whether elements of ``a`` share memory (a broadcast view: numpy's are read-only)."""
+    """Whether elements of ``a`` share memory (a broadcast view: numpy's are read-only; a
+    meta array's zero strides hold no data)."""
+    if is_meta(a):
+        return False
     if type(a) is ndarray:
         return not a.flags.writeable and 0 in a.strides
     return a.size > 1 and 0 in a.strides

@@ -420,3 +420,51 @@ def test_torch_next_functions_of_number_operands(torches, case):
     assert real == ours
     v = [NEXT_FUNCTIONS[case](t, t.tensor([1.0, 2.0])) for t in torches]
     np.testing.assert_allclose(_np(v[1]), _np(v[0]), rtol=1e-6)
+
+
+# ---------------------------------------------------------------- torch's meta device
+META_CASES = {
+    "ones": lambda t: t.ones(2, 3, device="meta"),
+    "zeros_int64": lambda t: t.zeros(2, dtype=t.int64, device="meta"),
+    "randn_requires_grad": lambda t: t.randn(2, 3, device="meta", requires_grad=True),
+    "rand": lambda t: t.rand(2, 3, device="meta"),
+    "randint": lambda t: t.randint(0, 5, (4,), device="meta"),
+    "empty_0d": lambda t: t.empty((), device="meta"),
+    "full": lambda t: t.full((2,), 3, device="meta"),
+    "arange": lambda t: t.arange(5, device="meta"),
+    "huge": lambda t: t.empty(10**6, 10**6, device="meta"),
+    "to_meta": lambda t: t.ones(2, 3).to("meta"),
+    "to_device_meta": lambda t: t.ones(2, 3).to(t.device("meta")),
+    "add": lambda t: t.ones(2, 3, device="meta") + t.ones(2, 3, device="meta"),
+    "mul_number": lambda t: t.ones(2, 3, device="meta") * 2,
+    "matmul": lambda t: t.ones(2, 3, device="meta") @ t.ones(3, 4, device="meta"),
+    "sum": lambda t: t.ones(2, 3, device="meta").sum(0),
+    "mean": lambda t: t.ones(2, 3, device="meta").mean(),
+    "softmax": lambda t: t.softmax(t.ones(2, 3, device="meta"), -1),
+    "reshape": lambda t: t.ones(2, 3, device="meta").reshape(3, 2),
+    "cat": lambda t: t.cat([t.ones(2, 3, device="meta")] * 2),
+    "getitem": lambda t: t.ones(2, 3, device="meta")[0],
+    "linear_weight": lambda t: t.nn.Linear(3, 4, device="meta").weight,
+    "huge_linear": lambda t: t.nn.Linear(100000, 100000, device="meta").weight,
+    "linear_forward": lambda t: t.nn.Linear(3, 4, device="meta")(t.ones(2, 3, device="meta")),
+    "sequential": lambda t: t.nn.Sequential(
+        t.nn.Linear(3, 8, device="meta"), t.nn.ReLU(), t.nn.Linear(8, 2, device="meta"))(
+        t.ones(5, 3, device="meta")),
+    "conv": lambda t: t.nn.Conv2d(3, 4, 3, device="meta")(t.ones(1, 3, 8, 8, device="meta")),
+    "module_to_meta": lambda t: t.nn.Linear(3, 4).to("meta").weight,
+}
+
+
+@pytest.mark.parametrize("case", sorted(META_CASES))
+def test_torch_meta_device(torches, case):
+    def run(t):
+        r = META_CASES[case](t)
+        return repr(r), str(r.device), r.is_meta, tuple(r.shape), str(r.dtype)
+    real, ours = (run(t) for t in torches)
+    assert real == ours
+
+
+def test_torch_meta_tensors_hold_no_data(torches):
+    _, ours = torches
+    w = ours.nn.Linear(100000, 100000, device="meta").weight
+    assert w.numel() == 10**10 and set(w.array.strides) == {0}  # one element seen everywhere

@@ -311,6 +311,13 @@ def eye(cls, n, m=None, dtype=default_float, *, device=None):
                                                   dtype=dtype))
 
 
+def _meta(cls, device, shape, dtype):
+    """A random factory's tensor on the meta device: its shape and dtype, nothing drawn."""
+    if device is not None and device.kind == "meta":
+        return unrecorded(cls, module_for(device).empty(shape, dtype))
+    return None
+
+
 def _gen(generator):
     return default_generator if generator is None else generator
 
@@ -318,6 +325,9 @@ def _gen(generator):
 @_allocating
 def rand(cls, shape, dtype=default_float, generator=None, *, device=None):
     """Uniform on [0, 1)."""
+    made = _meta(cls, device, _check_shape(cls, "rand", shape), dtype)
+    if made is not None:
+        return made
     values = _gen(generator).random(_check_shape(cls, "rand", shape), dtype)
     return unrecorded(cls, from_host(values, device))
 
@@ -325,6 +335,9 @@ def rand(cls, shape, dtype=default_float, generator=None, *, device=None):
 @_allocating
 def randn(cls, shape, dtype=default_float, generator=None, *, device=None):
     """Standard normal."""
+    made = _meta(cls, device, _check_shape(cls, "randn", shape), dtype)
+    if made is not None:
+        return made
     values = _gen(generator).normal(_check_shape(cls, "randn", shape), dtype=dtype)
     return unrecorded(cls, from_host(values, device))
 
@@ -335,6 +348,9 @@ def randint(cls, low, high, shape, dtype=int64, generator=None, *, device=None):
     if high <= low:
         raise cls.dialect.invalid("randint", f"random_ expects 'from' to be less than 'to', "
                                   f"but got from={low} >= to={high}", low=low, high=high)
+    made = _meta(cls, device, _check_shape(cls, "randint", shape), dtype)
+    if made is not None:
+        return made
     values = _gen(generator).integers(low, high, _check_shape(cls, "randint", shape), dtype)
     return unrecorded(cls, from_host(values, device))
 
@@ -342,6 +358,9 @@ def randint(cls, low, high, shape, dtype=int64, generator=None, *, device=None):
 @_allocating
 def uniform(cls, shape, low=0.0, high=1.0, dtype=default_float, generator=None, *,
             device=None):
+    made = _meta(cls, device, _check_shape(cls, "uniform", shape), dtype)
+    if made is not None:
+        return made
     values = _gen(generator).uniform(_check_shape(cls, "uniform", shape), low, high, dtype)
     return unrecorded(cls, from_host(values, device))
 
