@@ -143,6 +143,96 @@ def gpu_count() -> int:
     return 0 if b is None else b.count()
 
 
+# ---------------------------------------------------------------- the meta device
+META = Device("meta", 0)
+
+
+class MetaArray(np.ndarray):
+    """An array on the meta device: a shape and a dtype, no data (one zero seen through
+    zero strides, so that any size costs nothing).  Elementwise ufuncs give meta results
+    without computing; any other numpy function computes on the zeros and its result is made
+    meta again; writes into one are dropped."""
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        out = kwargs.get("out")
+        if out is not None:  # in place: there is nothing to write
+            return out[0] if len(out) == 1 else out
+        plain = [a.view(np.ndarray) if isinstance(a, MetaArray) else a for a in inputs]
+        with np.errstate(all="ignore"):
+            if method == "__call__" and ufunc.signature is None:
+                shape = broadcast_shapes(*(np.shape(a) for a in plain))
+                probe = ufunc(*(np.zeros((), a.dtype) if isinstance(a, np.ndarray) else a
+                                for a in plain), **kwargs)
+                if isinstance(probe, tuple):
+                    return tuple(meta_array(shape, np.asarray(p).dtype) for p in probe)
+                return meta_array(shape, np.asarray(probe).dtype)
+            result = getattr(ufunc, method)(*plain, **kwargs)
+        return tuple(map(as_meta, result)) if isinstance(result, tuple) else as_meta(result)
+
+    def __array_function__(self, func, types, args, kwargs):
+        result = super().__array_function__(func, types, args, kwargs)
+        if isinstance(result, np.ndarray) and type(result) is not MetaArray:
+            return as_meta(result)  # (concatenate, stack ...: made meta again)
+        return result
+
+    def __setitem__(self, key, value) -> None:
+        pass  # no data
+
+
+def meta_array(shape, dtype) -> MetaArray:
+    """A meta array of ``shape`` and ``dtype``."""
+    return np.broadcast_to(np.zeros((), dtype), tuple(shape)).view(MetaArray)
+
+
+def as_meta(a):
+    """``a`` (an array, a numpy scalar) as a meta array of its shape and dtype."""
+    if type(a) is MetaArray and (0 in a.strides or not a.size):
+        return a
+    return meta_array(np.shape(a), np.asarray(a).dtype)
+
+
+def _meta_factory(name):
+    make = getattr(np, name)
+
+    def factory(*args, **kwargs):
+        return as_meta(make(*args, **kwargs))
+    return factory
+
+
+class _MetaModule:
+    """numpy's namespace for meta arrays: its factories make meta arrays."""
+
+    def __init__(self) -> None:
+        for name in ("arange", "eye", "linspace", "array",
+                     "asarray", "ascontiguousarray", "zeros_like", "ones_like", "full_like",
+                     "empty_like", "tri", "identity"):
+            setattr(self, name, _meta_factory(name))
+
+    def empty(self, shape, dtype=float, **kwargs) -> MetaArray:
+        return meta_array((shape,) if isinstance(shape, int) else shape, dtype)
+
+    zeros = ones = empty  # (made without data, of any size)
+
+    def full(self, shape, fill_value, dtype=None, **kwargs) -> MetaArray:
+        return self.empty(shape, np.asarray(fill_value).dtype if dtype is None else dtype)
+
+    def __getattr__(self, name: str):
+        return getattr(np, name)
+
+
+def _meta_to_host(a):
+    raise NotImplementedError("a meta tensor has no data to copy")
+
+
+META_BACKEND = ArrayBackend("meta", "meta", _MetaModule(), MetaArray, _meta_to_host,
+                            lambda a, index: as_meta(np.asarray(a)), lambda a: 0, lambda: 1,
+                            lambda index: None)
+
+
+def is_meta(a) -> bool:
+    return type(a) is MetaArray
+
+
 # ---------------------------------------------------------------- dispatch on array type
 class _ModuleTable(dict):
     """type(array) -> its array module; unknown types are resolved once."""
@@ -165,6 +255,9 @@ def _register(b: ArrayBackend) -> None:
     MODULES[b.array_type] = b.xp
     _BACKEND_OF[b.array_type] = b
     ARRAY_TYPES.add(b.array_type)
+
+
+_register(META_BACKEND)
 
 
 def _resolve(t: type) -> ArrayBackend | None:
@@ -229,7 +322,11 @@ def module_for(device: Device | None):
     """The array module that creates arrays on ``device`` (None: the host)."""
     if device is None or device.kind == "cpu":
         return np
-    return _gpu_for(device).xp
+    return _backend_for(device).xp
+
+
+def _backend_for(device: Device) -> ArrayBackend:
+    return META_BACKEND if device.kind == "meta" else _gpu_for(device)
 
 
 def _gpu_for(device: Device) -> ArrayBackend:
@@ -276,6 +373,8 @@ def to_device(a: Any, device: Device | None):
     current = device_of(a)
     if current == device:
         return a
+    if device.kind == "meta":
+        return as_meta(a)
     data = to_host(a)
     if device.kind == "cpu":
         return data
@@ -286,7 +385,7 @@ def from_host(a: Any, device: Device | None):
     """A host array (or numpy scalar) on ``device``."""
     if device is None or device.kind == "cpu":
         return a
-    return _gpu_for(device).from_host(np.asarray(a), device.index)
+    return _backend_for(device).from_host(np.asarray(a), device.index)
 
 
 def synchronize(device: Device | None = None) -> None:

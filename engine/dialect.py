@@ -38,6 +38,13 @@ class Dialect:
     # two gradients of an integer dtype meeting in one backward: summed (torch cannot meet
     # them: its integer tensors never require grad), or refused (paddle).
     refuse_int_grad_sum = False
+    # argmax / argmin pass over NaN (paddle) or pick the first NaN (torch, numpy).
+    arg_extremes_skip_nan = False
+    # sign(NaN): NaN (paddle, numpy) or 0 (torch).
+    sign_of_nan_is_zero = False
+    # x ** 0.5 and x ** -0.5 computed as sqrt and 1 / sqrt (torch: -0.0 ** 0.5 is -0.0, and
+    # its gradient -inf), or as pow (paddle: 0.0 and inf).
+    half_powers_as_roots = False
     # create_graph gradients linked to inputs their value does not depend on, as the
     # framework's derivative formulas link them (engine.links): op name -> input positions
     create_graph_links: dict = {}
@@ -160,6 +167,14 @@ class Dialect:
         order the operands came)."""
         return RuntimeError(f"{op}: operands are on different devices: "
                             f"{', '.join(str(d) for d in devices)}")
+
+    def out_of_memory(self, nbytes: int) -> Exception:
+        """A tensor of ``nbytes`` bytes could not be allocated."""
+        return MemoryError(f"cannot allocate {nbytes} bytes")
+
+    def zero_division(self, op: str) -> Exception:
+        """An integer division (floor_divide, remainder, fmod) by an integer zero."""
+        return ZeroDivisionError(f"{op}: integer division by zero")
 
     def promotion(self, a, b) -> Exception:
         return TypeError(f"cannot combine dtypes {a} and {b}")

@@ -7,7 +7,7 @@ change bumps the version counter that saved tensors are checked against.
 """
 from __future__ import annotations
 
-from .backend import device_of, from_host, is_array, ndarray, xp_of
+from .backend import device_of, from_host, is_array, is_meta, ndarray, xp_of
 from .mode import GRAD_OFF, no_grad, state
 from .ops import check_same_device, defop, spec
 from .ops.testing import array, small_shape
@@ -68,7 +68,10 @@ def _write(x, result) -> None:
 
 
 def _overlapping(a) -> bool:
-    """Whether elements of ``a`` share memory (a broadcast view: numpy's are read-only)."""
+    """Whether elements of ``a`` share memory (a broadcast view: numpy's are read-only; a
+    meta array's zero strides hold no data)."""
+    if is_meta(a):
+        return False
     if type(a) is ndarray:
         return not a.flags.writeable and 0 in a.strides
     return a.size > 1 and 0 in a.strides
@@ -194,7 +197,13 @@ def _setitem_vjp(n, g):
     from .ops.index import getitem
     key, mask = n.attrs
     gx = where_(type(g).wrap(mask), 0.0, g) if n.parents[0] is not None else None
-    gv = getitem(g, key) if n.parents[1] is not None else None
+    gv = None
+    if n.parents[1] is not None:
+        gv = getitem(g, key)
+        lead = len(n.shapes[1]) - gv.array.ndim
+        if lead > 0:  # the value's leading 1-sized dims, dropped when it was written
+            from .ops.shape import reshape
+            gv = reshape(gv, (1,) * lead + gv.array.shape)
     return gx, gv
 
 
@@ -209,15 +218,21 @@ def setitem(x, key, value):
     v = value.array if isinstance(value, Tensor) else value
     if type(v) is not type(x.array) and type(v) not in _NUMBERS:
         v = _value(x, v)
+    given = getattr(v, "shape", ())
+    if given and given[0] == 1:
+        # both frameworks drop a value's leading 1-sized dims (x[i] = t of shape (1, 1));
+        # numpy keeps them, and refuses such a value for a single element
+        lead = next((i for i, d in enumerate(given) if d != 1), v.ndim)
+        v = v.reshape(given[lead:])
     view = None if state.mode & GRAD_OFF else _view_in_graph(x)
     if not _records(x, (value,)):
-        x.array[akey] = v
+        _assign(x, x.array, akey, v, given)
         x.bump_version()
         return x
     _check_leaf(x, view=True)
     old = _snapshot(x)
     out = old.array.copy()
-    out[akey] = v
+    _assign(x, out, akey, v, given)
     mask = xp_of(out).zeros(out.shape, dtype=bool)
     mask[akey] = True
     result = record(_setitem, out, (old, value), attrs=(akey, mask), cls=type(x))
@@ -226,6 +241,21 @@ def setitem(x, key, value):
     _adopt(x, result)
     _follow(x, view)
     return x
+
+
+def _assign(x, target, key, v, given) -> None:
+    """target[key] = v; a value that does not broadcast to the selection is the dialect's
+    error (``given``: the value's shape as the user gave it)."""
+    try:
+        target[key] = v
+    except ValueError:
+        if not hasattr(v, "shape"):
+            raise
+        raise x.dialect.invalid("setitem", f"a value of shape {list(given)} cannot be "
+                                f"written to a selection of shape {list(target[key].shape)}",
+                                value_shape=tuple(v.shape), given_shape=tuple(given),
+                                target_shape=tuple(target[key].shape),
+                                dtype=v.dtype) from None
 
 
 # ---------------------------------------------------------------- views (torch's CopySlices)

@@ -13,10 +13,11 @@ from ..backend import (
     host,
     int64,
     onto_device_of,
+    quiet,
     special_of,
     xp_of,
 )
-from ..ops import check_same_device, spec
+from ..ops import check_same_device, defop, spec
 from ..ops import elementwise as E
 from ..ops import index as I
 from ..ops import linalg as L
@@ -25,7 +26,7 @@ from ..ops import shape as S
 from ..ops.creation import default_generator
 from ..ops.special import erf
 from ..ops.testing import array, small_shape
-from ..tensor import Tensor
+from ..tensor import Tensor, record
 
 REDUCTIONS = ("mean", "sum", "none")
 
@@ -188,6 +189,7 @@ def nll_loss(logp, target, weight=None, ignore_index: int = -100, reduction: str
     if logp.array.ndim == 1:  # a single sample: classes on axis 0, 0-d target
         axis = 0
     axis = _class_axis(logp, axis)
+    R.refuse_integers(logp, "nll_loss")
     t = _target_array(target, logp.array).astype(int64)
     _same_device("nll_loss", logp, t, None if weight is None else weight.array)
     _check_targets(logp, t, axis, ignore_index)
@@ -247,11 +249,33 @@ def cross_entropy(logits, target, weight=None, ignore_index: int = -100,
     return E.add(E.mul(nll, 1.0 - label_smoothing), E.mul(smooth, label_smoothing / n_classes))
 
 
+def _clamped_logs(np, p):
+    """log p and log(1 - p), each clamped at -100 (both frameworks' BCE)."""
+    return np.maximum(np.log(p), -100.0), np.maximum(np.log(1.0 - p), -100.0)
+
+
+def _bce_p(np, g, p, y):
+    # the derivative of the unclamped loss with its denominator kept off zero (torch's and
+    # paddle's formula): finite at p = 0 and p = 1, where the clamped logs are flat
+    return g * ((p - y) / np.maximum((1.0 - p) * p, _BCE_EPS))
+
+
+def _bce_y(np, g, p, y):
+    log_p, log_q = _clamped_logs(np, p)
+    return g * (log_q - log_p)
+
+
+_BCE_EPS = 1e-12
+_bce = defop("binary_cross_entropy", fresh=True, uses=("x", "y"), rule=(_bce_p, _bce_y))
+
+
 def binary_cross_entropy(p, y, weight=None, reduction: str = "mean"):
     """-(y log p + (1-y) log(1-p)), each log clamped at -100 as torch does."""
-    log_p = E.clamp(E.log(p), min=-100.0)
-    log_q = E.clamp(E.log(E.sub(1.0, p)), min=-100.0)
-    loss = E.neg(E.add(E.mul(y, log_p), E.mul(E.sub(1.0, y), log_q)))
+    a, b, cls = E.operands(p, y, True)
+    with quiet(divide="ignore"):
+        log_p, log_q = _clamped_logs(xp_of(a), a)
+    out = (b - 1.0) * log_q - b * log_p  # (so grouped: the signs of zeros are torch's)
+    loss = record(_bce, as_array(out), (p, y), (p, y), cls=cls)
     if weight is not None:
         loss = E.mul(loss, weight)
     return reduce_loss(loss, reduction)

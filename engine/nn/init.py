@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ..backend import device_of, from_host, ndarray, xp_of
+from ..backend import device_of, from_host, is_meta, ndarray, xp_of
 from ..ops.creation import default_generator
 
 _LINEAR_FNS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
@@ -65,10 +65,14 @@ def _fill(t, values):
 
 
 def uniform_(t, a: float = 0.0, b: float = 1.0, generator=None):
+    if is_meta(t.array):  # no data to draw (nor a draw taken from the stream)
+        return t
     return _fill(t, _gen(generator).rng.uniform(a, b, t.array.shape))
 
 
 def normal_(t, mean: float = 0.0, std: float = 1.0, generator=None):
+    if is_meta(t.array):
+        return t
     return _fill(t, _gen(generator).rng.standard_normal(t.array.shape) * std + mean)
 
 

@@ -119,6 +119,7 @@ def keepdim_cross_entropy(x, label, weight=None, ignore_index: int = -100,
     """
     nd = x.array.ndim
     ax = axis % nd
+    R.refuse_integers(x, "cross_entropy")  # (with or without its softmax)
     lab = _labels(label, x.array)
     _same_device("cross_entropy", x, lab, None if weight is None else weight.array)
     xp = xp_of(lab)

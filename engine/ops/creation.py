@@ -8,6 +8,7 @@ same in every array module, on the target device.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from ..backend import (
@@ -96,16 +97,16 @@ class Generator:
         self._rng = value
 
     def random(self, shape, dtype=default_float):
-        return self.rng.random(shape).astype(dtype)
+        return as_array(self.rng.random(shape).astype(dtype))  # (0-d: numpy gives a scalar)
 
     def normal(self, shape, mean=0.0, std=1.0, dtype=default_float):
-        return (self.rng.standard_normal(shape) * std + mean).astype(dtype)
+        return as_array((self.rng.standard_normal(shape) * std + mean).astype(dtype))
 
     def uniform(self, shape, low=0.0, high=1.0, dtype=default_float):
-        return self.rng.uniform(low, high, shape).astype(dtype)
+        return as_array(self.rng.uniform(low, high, shape).astype(dtype))
 
     def integers(self, low, high, shape, dtype=int64):
-        return self.rng.integers(low, high, shape).astype(dtype)
+        return as_array(self.rng.integers(low, high, shape).astype(dtype))
 
     def permutation(self, n):
         return self.rng.permutation(n)
@@ -189,11 +190,28 @@ def _shape(shape) -> tuple:
 
 def _check_shape(cls, op, shape):
     shape = _shape(shape)
-    for s in shape:
+    for i, s in enumerate(shape):
         if s < 0:
             raise cls.dialect.invalid(op, f"negative dimension {s} in shape {list(shape)}",
-                                      shape=shape)
+                                      shape=shape, negative=i)
     return shape
+
+
+def _allocating(fn):
+    """A factory ``fn(cls, ...)`` whose failed allocation raises the dialect's error (with
+    the bytes of the requested dtype: a draw may allocate float64 before its cast)."""
+    @functools.wraps(fn)
+    def made(cls, *args, **kwargs):
+        try:
+            return fn(cls, *args, **kwargs)
+        except MemoryError as e:
+            shape = getattr(e, "shape", None)
+            if shape is None:
+                raise
+            dtype = kwargs.get("dtype") or next(
+                (a for a in args if isinstance(a, host.dtype)), e.dtype)  # host-ok: a dtype
+            raise cls.dialect.out_of_memory(math.prod(shape) * dtype.itemsize) from None
+    return made
 
 
 def fill_dtype(value):
@@ -205,14 +223,17 @@ def fill_dtype(value):
     return default_float
 
 
+@_allocating
 def zeros(cls, shape, dtype=default_float, *, device=None):
     return unrecorded(cls, module_for(device).zeros(_check_shape(cls, "zeros", shape), dtype=dtype))
 
 
+@_allocating
 def ones(cls, shape, dtype=default_float, *, device=None):
     return unrecorded(cls, module_for(device).ones(_check_shape(cls, "ones", shape), dtype=dtype))
 
 
+@_allocating
 def empty(cls, shape, dtype=default_float, *, device=None):
     """Uninitialised in torch; zeros here (deterministic)."""
     return unrecorded(cls, module_for(device).zeros(_check_shape(cls, "empty", shape), dtype=dtype))
@@ -225,6 +246,7 @@ def _fill_value(value, xp):
     return value
 
 
+@_allocating
 def full(cls, shape, fill_value, dtype=None, *, device=None):
     value = fill_value.array if isinstance(fill_value, Tensor) else fill_value
     if dtype is None:
@@ -234,6 +256,7 @@ def full(cls, shape, fill_value, dtype=None, *, device=None):
                                    dtype=dtype))
 
 
+@_allocating
 def arange(cls, start, end=None, step=1, dtype=None, *, device=None):
     """torch.arange: [start, end) by step; all-int arguments give int64, else the
     default float; length ceil((end - start) / step); values bit-exact with torch."""
@@ -263,6 +286,7 @@ def arange(cls, start, end=None, step=1, dtype=None, *, device=None):
     return unrecorded(cls, out)
 
 
+@_allocating
 def linspace(cls, start, end, steps, dtype=default_float, *, device=None):
     """``steps`` evenly spaced values from start to end inclusive (bit-exact with torch)."""
     steps = int(steps)
@@ -281,42 +305,67 @@ def linspace(cls, start, end, steps, dtype=default_float, *, device=None):
     return unrecorded(cls, vals.astype(dtype))
 
 
+@_allocating
 def eye(cls, n, m=None, dtype=default_float, *, device=None):
     return unrecorded(cls, module_for(device).eye(int(n), int(n) if m is None else int(m),
                                                   dtype=dtype))
+
+
+def _meta(cls, device, shape, dtype):
+    """A random factory's tensor on the meta device: its shape and dtype, nothing drawn."""
+    if device is not None and device.kind == "meta":
+        return unrecorded(cls, module_for(device).empty(shape, dtype))
+    return None
 
 
 def _gen(generator):
     return default_generator if generator is None else generator
 
 
+@_allocating
 def rand(cls, shape, dtype=default_float, generator=None, *, device=None):
     """Uniform on [0, 1)."""
+    made = _meta(cls, device, _check_shape(cls, "rand", shape), dtype)
+    if made is not None:
+        return made
     values = _gen(generator).random(_check_shape(cls, "rand", shape), dtype)
     return unrecorded(cls, from_host(values, device))
 
 
+@_allocating
 def randn(cls, shape, dtype=default_float, generator=None, *, device=None):
     """Standard normal."""
+    made = _meta(cls, device, _check_shape(cls, "randn", shape), dtype)
+    if made is not None:
+        return made
     values = _gen(generator).normal(_check_shape(cls, "randn", shape), dtype=dtype)
     return unrecorded(cls, from_host(values, device))
 
 
+@_allocating
 def randint(cls, low, high, shape, dtype=int64, generator=None, *, device=None):
     """Integers uniform on [low, high)."""
     if high <= low:
         raise cls.dialect.invalid("randint", f"random_ expects 'from' to be less than 'to', "
                                   f"but got from={low} >= to={high}", low=low, high=high)
+    made = _meta(cls, device, _check_shape(cls, "randint", shape), dtype)
+    if made is not None:
+        return made
     values = _gen(generator).integers(low, high, _check_shape(cls, "randint", shape), dtype)
     return unrecorded(cls, from_host(values, device))
 
 
+@_allocating
 def uniform(cls, shape, low=0.0, high=1.0, dtype=default_float, generator=None, *,
             device=None):
+    made = _meta(cls, device, _check_shape(cls, "uniform", shape), dtype)
+    if made is not None:
+        return made
     values = _gen(generator).uniform(_check_shape(cls, "uniform", shape), low, high, dtype)
     return unrecorded(cls, from_host(values, device))
 
 
+@_allocating
 def normal(cls, mean=0.0, std=1.0, shape=None, dtype=None, generator=None, *, device=None):
     """Normal samples; ``mean``/``std`` may be tensors (broadcast together, and with
     ``shape`` when given).  The dtype is that of a floating tensor argument, else
@@ -331,7 +380,8 @@ def normal(cls, mean=0.0, std=1.0, shape=None, dtype=None, generator=None, *, de
         check_same_device(cls, "normal", *arrays)
         if device is None:
             device = device_of(arrays[0])
-    shapes = [a.shape for a in arrays] + ([_shape(shape)] if shape is not None else [])
+    shapes = [a.shape for a in arrays] + (
+        [_check_shape(cls, "normal", shape)] if shape is not None else [])
     out_shape = broadcast_shapes(*shapes)
     if bool((s < 0).any()) if is_array(s) else s < 0:
         raise cls.dialect.invalid("normal", "normal expects all elements of std >= 0.0",

@@ -26,7 +26,7 @@ from ..backend import (
 from ..dtypes import DIM, SCALAR, ZERO_DIM, PromotionError, result_type, scalar_dtype
 from ..mode import INFERENCE_ON, state
 from ..tensor import Tensor, record, unrecorded
-from . import check_same_device, defop, spec
+from . import OpDef, check_same_device, defop, spec
 from .rules import CONSTS
 from .rules import const as _const
 from .testing import binary, unary
@@ -234,15 +234,26 @@ def _def_binary(opdef, name, saved, float_result=False, save_out=False, by_float
 # Rules (engine.ops.rules): ``np`` is the array module or the engine's ops under numpy's
 # names; x, y the saved operands (tensors, arrays or numbers), out the output.
 def _pow_x(np, g, x, y, out):
-    # x**0 is constant: 0 also at x = 0 (not 0 * inf).  (A number exponent stays a number
-    # here on arrays too when it is zero: the constants leave zero out.)
-    if type(y) in (int, float) and y == 0:
-        return g * 0.0
-    return g * (np.power(x, y - 1.0) * y)
+    # x**0 is constant: 0 also at x = 0 (not 0 * inf), as both frameworks give.  (A number
+    # exponent stays a number here on arrays too when it is zero: the constants leave zero
+    # out.)
+    if type(y) in (int, float):
+        return g * 0.0 if y == 0 else g * (np.power(x, y - 1.0) * y)
+    # (masked at x = 0 only: elsewhere y x**(y-1) is 0 at y = 0 by itself, and keeps its
+    # derivative in y for second order)
+    return np.where(np.logical_and(np.equal(y, 0.0), np.equal(x, 0.0)), 0.0,
+                    g * (np.power(x, y - 1.0) * y))
 
 
 def _pow_y(np, g, x, y, out):
-    return g * (out * (math.log(x) if type(x) in (int, float) else np.log(x)))
+    # 0**y is 0 for every y > 0 and 1 at y = 0: both frameworks give it the one-sided 0
+    # there (not 0 * -inf, nor 1 * -inf)
+    if type(x) in (int, float):
+        if x == 0:
+            return np.where(np.greater_equal(y, 0.0), 0.0, g * (out * -math.inf))
+        return g * (out * math.log(x))
+    return np.where(np.logical_and(np.equal(x, 0.0), np.greater_equal(y, 0.0)), 0.0,
+                    g * (out * np.log(x)))
 
 
 _add = defop("add", rule=lambda np, g, need: (g, g), uses="need")
@@ -286,10 +297,65 @@ div = _def_binary(_div, "true_divide", _both, float_result=True, by_float=True,
                   family=ZERO_DIM_AS_SCALAR)
 # only the exponent's rule reads the output: without that gradient it is not kept (as
 # torch saves it; an in-place change of the result stays legal, ``x ** 2``)
-pow = _def_binary(_pow, "power", _both, save_out=_exponent_needs_grad,
-                  family=ZERO_DIM_AS_SCALAR)
-floor_divide = _def_binary(_floordiv, "floor_divide", _none, family=ZERO_DIM_PROMOTES)
-remainder = _def_binary(_remainder, "remainder", _both, family=ZERO_DIM_AS_SCALAR)
+_power = _def_binary(_pow, "power", _both, save_out=_exponent_needs_grad,
+                     family=ZERO_DIM_AS_SCALAR)
+
+
+def _root_x(np, g, x, y, out):
+    # d/dx x**0.5 as 0.5 / sqrt(x): -inf at x = -0.0 (torch's), where x**-0.5 gives +inf
+    return g * (0.5 / np.sqrt(x)) if y > 0 else _pow_x(np, g, x, y, out)
+
+
+# pow by a number exponent of +-0.5, computed as a root (same name: it is pow to a user)
+_pow_root = OpDef("pow", fresh=True, rule=(_root_x, _pow_y), uses=("x", "y", "out"))
+
+
+def pow(x, y):  # noqa: A001
+    """x ** y; a dialect may compute x ** +-0.5 as sqrt(x) and 1 / sqrt(x) (torch does:
+    the sign of a zero then carries through, -0.0 ** 0.5 = -0.0)."""
+    if type(y) is float and y == 0.5 and type(x) in _TENSOR_TYPES and \
+            not x.dialect.half_powers_as_roots:
+        out = _power(x, y)
+        if out.array.dtype.kind == "f":  # numpy's square root keeps -0.0; C's pow gives +0.0
+            out.array += 0.0
+        return out
+    if type(y) is float and (y == 0.5 or y == -0.5) and type(x) in _TENSOR_TYPES and \
+            x.dialect.half_powers_as_roots and x.array.dtype.kind == "f":
+        a = x.array
+        xp = xp_of(a)
+        with quiet(divide="ignore", invalid="ignore"):
+            out = xp.sqrt(a) if y > 0 else xp.reciprocal(xp.sqrt(a))
+        return record(_pow_root, as_array(out), (x, y), (x, y), cls=type(x))
+    return _power(x, y)
+
+
+def _integral(v) -> bool:
+    return v.array.dtype.kind in "iub" if isinstance(v, Tensor) else type(v) in (int, bool)
+
+
+def check_int_zero(x, y, name: str) -> None:
+    """Refuse an integer division of ``x`` by an integer zero in ``y``, as both frameworks
+    do (numpy would give 0 with a warning)."""
+    if _integral(x) and _integral(y):
+        zero = not xp_of(y.array).all(y.array) if isinstance(y, Tensor) else y == 0
+        if zero:
+            cls = type(x) if isinstance(x, Tensor) else type(y)
+            raise cls.dialect.zero_division(name)
+
+
+def refuse_int_zero(op, name: str):
+    """``op`` (an integer-valued division) with ``check_int_zero`` first."""
+    def checked(x, y):
+        check_int_zero(x, y, name)
+        return op(x, y)
+    checked.__name__ = checked.__qualname__ = op.__name__
+    return checked
+
+
+floor_divide = refuse_int_zero(
+    _def_binary(_floordiv, "floor_divide", _none, family=ZERO_DIM_PROMOTES), "floor_divide")
+remainder = refuse_int_zero(
+    _def_binary(_remainder, "remainder", _both, family=ZERO_DIM_AS_SCALAR), "remainder")
 
 
 def _extremum(compare):
@@ -383,7 +449,16 @@ def _asin(np, g, x):
     return g / np.sqrt(1.0 - np.square(x))
 
 
-sign = _def_unary("sign", "sign", _zero, float_only=False)
+_sign = _def_unary("sign", "sign", _zero, float_only=False)
+
+
+def sign(x):
+    """-1, 0 or 1; NaN stays NaN (numpy, paddle) or gives 0 (torch), as the dialect says."""
+    out = _sign(x)
+    a = out.array
+    if a.dtype.kind == "f" and x.dialect.sign_of_nan_is_zero:
+        xp_of(a).nan_to_num(a, copy=False, nan=0.0)
+    return out
 sin = _def_unary("sin", "sin", lambda np, g, x: g * np.cos(x), "x")
 cos = _def_unary("cos", "cos", lambda np, g, x: -(g * np.sin(x)), "x")
 tan = _def_unary("tan", "tan", lambda np, g, out: g * (np.square(out) + 1.0), "out")

@@ -14,7 +14,7 @@ from ..tensor import record
 from . import defop, spec
 from . import elementwise as E
 from . import reduce as R
-from .elementwise import _both, _def_binary, _def_unary, _none, _zero
+from .elementwise import _both, _def_binary, _def_unary, _none, _zero, refuse_int_zero
 from .linalg import matmul
 from .testing import array, binary, unary
 
@@ -52,7 +52,7 @@ logaddexp2 = _def_binary(_logaddexp2, "logaddexp2", _both, float_result=True, sa
 # fmod(x, y) = x - trunc(x / y) y: d/dy = -trunc(x / y) = -(x - out) / y
 _fmod = defop("fmod", fresh=True, uses=("x", "y", "out"), rule=(
     lambda np, g, x, y, out: g * 1.0, lambda np, g, x, y, out: -(g * ((x - out) / y))))
-fmod = _def_binary(_fmod, "fmod", _both, save_out=True)
+fmod = refuse_int_zero(_def_binary(_fmod, "fmod", _both, save_out=True), "fmod")
 # |x| with y's sign: the gradient is sign(x) sign(out) (0 at x = 0); none reaches y
 _copysign = defop("copysign", fresh=True, uses=("x", "y", "out"), rule=(
     lambda np, g, x, y, out: g * (np.sign(x) * np.sign(out)),

@@ -21,7 +21,7 @@ from .elementwise import (
     where_,
 )
 from .shape import broadcast_to, checked_axis, reshape, transpose, unsqueeze
-from .testing import with_axis
+from .testing import distinct_array, small_shape, with_axis
 
 
 def norm_axes(axis, ndim):
@@ -324,13 +324,19 @@ _amin = defop("amin", rule=_extreme_rule, uses=("x", "out", "shape", "attrs"))
 
 
 def _extreme(opdef, x, axis, keepdims):
-    axes = reduce_axes(x, opdef.name, axis)
+    largest = opdef is _amax or opdef is _max
+    name = "amax" if largest else "amin"
+    axes = reduce_axes(x, name, axis)
     a = x.array
     if a.size == 0 and (not axes or _count(a.shape, axes) == 0):
-        raise x.dialect.invalid(opdef.name, "cannot reduce an empty tensor without an "
+        raise x.dialect.invalid(name, "cannot reduce an empty tensor without an "
                                 "identity", shape=a.shape, axis=axis)
-    out = (a.max if opdef is _amax else a.min)(axis=axes, keepdims=keepdims)
-    return record(opdef, as_out(out), (x,), (x,), attrs=(axes, keepdims), save_out=True)
+    out = as_out((a.max if largest else a.min)(axis=axes, keepdims=keepdims))
+    attrs = (axes, keepdims)
+    if opdef is _max or opdef is _min:  # (whole: the NaN elements, where the result is NaN)
+        nans = MODULES[type(a)].isnan(a) if a.dtype.kind in "fc" and out != out else None
+        attrs += (nans, 0.0 if nans is None else float(nans.sum()))
+    return record(opdef, out, (x,), (x,), attrs=attrs, save_out=True)
 
 
 def amax(x, axis=None, keepdims=False):
@@ -341,8 +347,30 @@ def amin(x, axis=None, keepdims=False):
     return _extreme(_amin, x, axis, keepdims)
 
 
-max = amax
-min = amin
+def _whole_rule(np, g, x, out, shape, attrs):
+    axes, keepdims, nans, count = attrs
+    if nans is None:
+        return _extreme_rule(np, g, x, out, shape, (axes, keepdims))
+    return np.where(nans, np.spread(g, shape, axes, keepdims), 0.0) / count
+
+
+_max = defop("max", rule=_whole_rule, uses=("x", "out", "shape", "attrs"))
+_min = defop("min", rule=_whole_rule, uses=("x", "out", "shape", "attrs"))
+
+
+def _whole(opdef, x):
+    """amax / amin over every element, whose gradient at a NaN result goes to the NaN
+    elements, shared evenly (torch's max() / min(); its amax, like paddle's max, gives NaN
+    everywhere)."""
+    return _extreme(opdef, x, None, False)
+
+
+def max(x):  # noqa: A001
+    return _whole(_max, x)
+
+
+def min(x):  # noqa: A001
+    return _whole(_min, x)
 
 
 def _arg_extreme(op, x, axis, keepdims):
@@ -355,7 +383,13 @@ def _arg_extreme(op, x, axis, keepdims):
     if a.size == 0:
         raise x.dialect.invalid(op, "cannot take the index of the extreme of an empty tensor",
                                 shape=a.shape, axis=axis)
-    out = (a.argmax if op in _ARGMAX else a.argmin)(axis=axis, keepdims=keepdims)
+    largest = op in _ARGMAX
+    if x.dialect.arg_extremes_skip_nan and a.dtype.kind == "f":
+        xp = MODULES[type(a)]
+        nans = xp.isnan(a)
+        if nans.any():  # a NaN ranks below (above) every number; all NaN: index 0
+            a = xp.where(nans, -xp.inf if largest else xp.inf, a)
+    out = (a.argmax if largest else a.argmin)(axis=axis, keepdims=keepdims)
     return type(x).wrap(as_out(out).astype(int64, copy=False))
 
 
@@ -549,18 +583,31 @@ _log_softmax = defop("log_softmax", uses=("out", "attrs"), rule=lambda np, g, ou
     g - np.exp(out) * np.sum(g, axes, keepdims=True)))
 
 
+def refuse_integers(x, op: str, axes: tuple = ()) -> None:
+    """Both frameworks' softmax-family kernels exist for floating dtypes only: an integer
+    input is refused (``axes``: the reduced ones; torch names its kernel by whether that is
+    the last axis), not cast silently."""
+    a = x.array
+    if a.dtype.kind not in "fc":
+        raise x.dialect.invalid(op, f"{op} expects a floating point input, got {a.dtype}",
+                                float_required=True, dtype=a.dtype,
+                                last_axis=a.ndim == 0 or tuple(axes) == (a.ndim - 1,))
+
+
 def softmax(x, axis=None):
     """exp(x) / sum(exp(x)) over ``axis`` (all axes for None), computed stably."""
-    a = _float_data(x)
     axes = reduce_axes(x, "softmax", axis)
+    refuse_integers(x, "softmax", axes)
+    a = x.array
     e = MODULES[type(a)].exp(_shifted(a, axes)[0])
     out = e / e.sum(axis=axes, keepdims=True)
     return record(_softmax, as_out(out), (x,), attrs=axes, save_out=True)
 
 
 def log_softmax(x, axis=None):
-    a = _float_data(x)
     axes = reduce_axes(x, "log_softmax", axis)
+    refuse_integers(x, "log_softmax", axes)
+    a = x.array
     s = _shifted(a, axes)[0]
     xp = MODULES[type(a)]
     out = s - xp.log(xp.exp(s).sum(axis=axes, keepdims=True))
@@ -676,6 +723,14 @@ spec("prod", prod, _with_zeros, ref=_reduce_ref(host.prod))
 # derivative jumps); the second derivative there is zero and is checked as such.
 spec("amax", amax, with_axis(distinct=True), ref=_reduce_ref(host.max))
 spec("amin", amin, with_axis(distinct=True), ref=_reduce_ref(host.min))
+
+
+def _whole_case(draw, st, hnp):
+    return [distinct_array(draw, st, hnp, small_shape(draw, hnp), -2.0, 2.0, False)], {}
+
+
+spec("max", max, _whole_case, ref=host.max)
+spec("min", min, _whole_case, ref=host.min)
 spec("argmax", argmax, _argmax_case, differentiable=False,
      ref=lambda a, axis, keepdims: host.argmax(a, axis=axis, keepdims=keepdims))
 spec("argmin", argmin, _argmax_case, differentiable=False,

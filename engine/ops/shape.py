@@ -94,6 +94,36 @@ def reshape(x, shape):
 _reshape = defop("reshape", rule=lambda np, g, shape: np.reshape(g, shape), uses="shape")
 
 
+def view(x, shape):
+    """``reshape`` that shares x's memory, as torch's ``view`` does (a copy would never
+    pass writes on to x).  A view op's result (``x.t()``) has the framework's strides: one
+    that cannot be reshaped without a copy is refused.  Any other result may be laid out
+    otherwise than the framework's (numpy keeps a transposed input's order): its array is
+    made C-contiguous first, where no other tensor views it."""
+    a = x.array
+    if a.size and not _viewable(a, shape) and type(x._view) is not tuple:
+        if x._view is None or not any(r() is not None for r in x._view):
+            x.array = a = MODULES[type(a)].ascontiguousarray(a)
+        else:  # (its views keep the memory: a copy, as reshape makes)
+            return reshape(x, shape)
+    out = reshape(x, shape)
+    b = out.array
+    if b.size and b.base is not a and (a.base is None or b.base is not a.base):
+        raise x.dialect.invalid(
+            "view", "the shape cannot be viewed over the input's strides without a copy",
+            incompatible_strides=True, shape=tuple(shape), in_shape=a.shape)
+    return out
+
+
+def _viewable(a, shape) -> bool:
+    """Whether ``a`` reshapes to ``shape`` without a copy."""
+    try:
+        a.view().shape = shape  # numpy's in-place reshape refuses where a copy is needed
+    except (AttributeError, ValueError, TypeError):
+        return False
+    return True
+
+
 def flatten(x, start_axis=0, end_axis=-1):
     s = x.array.shape
     if not s:
@@ -127,9 +157,26 @@ def transpose(x, axes=None):
     """Permute dimensions (reverse them when ``axes`` is None)."""
     if axes is None:
         axes = tuple(range(x.array.ndim - 1, -1, -1))
-    axes = tuple(_norm_axis(a, x.array.ndim) for a in axes)
+    axes = _perm(x, axes)
     out = record(_transpose, x.array.transpose(axes), (x,), attrs=axes)
     return mark_view(out, x, transpose, axes)
+
+
+def _perm(x, axes) -> tuple:
+    """``axes`` made non-negative, each checked in range and given once (numpy would
+    wrap an axis out of range once more: -3 of two dims is 1)."""
+    nd = x.array.ndim
+    out = []
+    for i, a in enumerate(axes):
+        if not -nd <= a < max(nd, 1):
+            raise x.dialect.invalid("transpose", f"axis {a} is out of range for {nd} "
+                                    "dimensions", axis=a, ndim=nd, index=i)
+        b = _norm_axis(a, nd)
+        if b in out:
+            raise x.dialect.invalid("transpose", f"axis {a} is given twice", repeated=True,
+                                    axis=a, index=i)
+        out.append(b)
+    return tuple(out)
 
 
 def _inverse(axes) -> list:

@@ -14,7 +14,18 @@ from ..backend import bool_, device_of, float64, from_host, host, int64, to_host
 from ..tensor import Tensor, unrecorded
 from . import spec
 from .creation import _gen
-from .elementwise import cast, ceil, clone, div, floor, floor_divide, gt, lt, where_
+from .elementwise import (
+    cast,
+    ceil,
+    check_int_zero,
+    clone,
+    div,
+    floor,
+    floor_divide,
+    gt,
+    lt,
+    where_,
+)
 from .index import getitem, index_add, place_key
 from .reduce import amax, amin, prod
 from .reduce import sum as _sum
@@ -338,6 +349,7 @@ def clamp(x, min=None, max=None):  # noqa: A002
 def div_trunc(x, y):
     """``x / y`` rounded toward zero; integer inputs keep the integer dtype (that of their
     floor division)."""
+    check_int_zero(x, y, "trunc_divide")
     q = div(x, y)
     r = where_(lt(q, 0), ceil(q), floor(q))
     exact = floor_divide(x, y)

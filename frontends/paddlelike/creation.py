@@ -40,6 +40,12 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True):
         arr = C.infer_array(data, np_dtype, CPU)  # a device array comes to the host
     else:
         arr = C.infer_array(data, np_dtype, device)
+    if arr.dtype.kind in "US":  # strings inside lists
+        raise ValueError(
+            "(InvalidArgument) Input object type error or incompatible array data type. "
+            "tensor.set() supports array with bool, float16, float32, float64, int8, int16, "
+            "int32, int64, uint8 or uint16, please check your input or input array data type. "
+            "(at /paddle/paddle/fluid/pybind/tensor_py.h:566)\n")
     t = Tensor.wrap(arr)
     # paddle names a tensor made from data at once; one copied from a tensor keeps its name
     t.name = data.name if isinstance(data, Tensor) else new_name("generated_tensor_")

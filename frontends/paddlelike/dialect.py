@@ -105,6 +105,10 @@ _CTYPE = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_
           "uint8": "uint8_t", "bool": "bool"}
 
 
+class EnforceNotMet(Exception):
+    """paddle's error for a check its C++ kernels make at run time (paddle.base.core's)."""
+
+
 class PaddleDialect(Dialect):
     name = "paddle"
     implicit_seed_any_shape = True
@@ -120,6 +124,7 @@ class PaddleDialect(Dialect):
     # the engine does that for 0-d host operands, and raises device_mismatch otherwise
     host_scalars_join_devices = True
     refuse_int_grad_sum = True
+    arg_extremes_skip_nan = True
     # paddle's multiply/divide double-grad nodes take both operands (zeros where the
     # gradient does not depend on them); its scale (a number operand) links nothing
     create_graph_links = {"mul": (0, 1), "div": (0, 1)}
@@ -202,6 +207,19 @@ class PaddleDialect(Dialect):
             f"{_BROADCAST_HINT}:0 != true:1.] (at /paddle/paddle/phi/kernels/funcs/"
             "common_shape.h:72)\n")
 
+    def out_of_memory(self, nbytes: int) -> Exception:
+        return MemoryError(
+            f"(ResourceExhausted) Fail to alloc memory of {nbytes} size, error code is 12."
+            + _hint("error == 0", "error:12 != 0:0",
+                    "phi/core/memory/allocation/cpu_allocator.cc:44"))
+
+    def zero_division(self, op: str) -> Exception:
+        line = {"floor_divide": 326, "trunc_divide": 1345}.get(op, 978)
+        return EnforceNotMet(
+            "() InvalidArgumentError: Integer division by zero encountered in (floor/trunc) "
+            "divide. Please check the input value. (at /paddle/paddle/phi/kernels/funcs/"
+            f"elementwise_functor.h:{line})\n")
+
     def promotion(self, a, b) -> Exception:
         return TypeError(
             "(InvalidType) Type promotion only support calculations between floating-point "
@@ -226,6 +244,18 @@ class PaddleDialect(Dialect):
     def invalid(self, op: str, message: str, **info) -> Exception:
         if op.startswith("linalg."):
             return _linalg_error(op, message, info)
+        if op == "setitem" and "target_shape" in info:
+            return ValueError(
+                "(InvalidArgument) The shape of tensor assigned value must match the shape of "
+                f"target shape: {_shape(info['given_shape'])}, but now shape is "
+                f"{_shape(info['target_shape'])}. (at /paddle/paddle/phi/kernels/funcs/"
+                "slice_utils.h:79)\n")
+        if "negative" in info:  # a factory's shape
+            return negative_shape_error(op, info["shape"], info["negative"])
+        if op == "transpose" and "index" in info:
+            return transpose_error(info)
+        if info.get("float_required") and op in _FLOAT_KERNELS:
+            return kernel_not_registered(_FLOAT_KERNELS[op], info["dtype"])
         if op == "matmul" and "a_shape" in info:
             return matmul_error(info["a_shape"], info["b_shape"])
         if op == "reshape" and "shape" in info:
@@ -266,6 +296,56 @@ class PaddleDialect(Dialect):
     def compile_limit(self, where: str, limit: int):
         return (f"[SOT] [Cache] Exceed max cache size ({limit}) of {where}, skip it: new "
                 "inputs run in dygraph.", UserWarning)
+
+
+# the kernels paddle names when they refuse an integer dtype
+_FLOAT_KERNELS = {"softmax": "softmax", "log_softmax": "log_softmax",
+                  "cross_entropy": "cross_entropy_with_softmax"}
+
+
+def kernel_not_registered(kernel: str, dtype) -> Exception:
+    """paddle's error for a kernel that has no CPU version for ``dtype``."""
+    dt = of_np(dtype).name
+    cond = "kernel_iter == iter->second.end() && kernel_key.backend() == Backend::CPU"
+    return RuntimeError(
+        f"(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {dt}) of kernel `{kernel}` "
+        f"is not registered. Selected wrong DataType `{dt}`. Paddle support following "
+        "DataTypes: float64, float32."
+        + _hint(f"{cond} != true", f"{cond}:1 == true:1", "phi/core/kernel_factory.cc:317"))
+
+
+def negative_shape_error(op: str, shape, i: int) -> Exception:
+    """A negative size in a factory's shape: the filling factories check it, the random
+    ones fail on the tensor it would make."""
+    if op in ("zeros", "ones", "empty", "full"):
+        return ValueError(
+            "(InvalidArgument) Each value of attribute 'shape' is expected to be no less than 0. "
+            f"But received: shape[{i}] = {shape[i]}; shape = {_shape(shape)}."
+            + _hint("data[i] >= 0", f"data[i]:{shape[i]} < 0:0", "phi/infermeta/nullary.cc:165"))
+    return RuntimeError(
+        "(PreconditionNotMet) The meta data must be valid when call the mutable data function."
+        + _hint("valid() == true", "valid():0 != true:1", "phi/core/dense_tensor.cc:113"))
+
+
+def transpose_error(info: dict) -> Exception:
+    """paddle.transpose's checks of ``perm``: each axis in range, and given once."""
+    i, axis = info["index"], info["axis"]
+    if info.get("repeated"):
+        cond = "++count[formatted_axis[i]]"
+        return ValueError(
+            f"(InvalidArgument) Each element of axis should be unique. but axis[{i}] is {axis} "
+            "appear not only once" + _hint(f"{cond} == 1", f"{cond}:2 != 1:1",
+                                           "phi/infermeta/unary.cc:5943"))
+    nd = info["ndim"]
+    if axis >= 0:
+        gap, hint = " ", _hint("axis[i] < x_rank", f"axis[i]:{axis} >= x_rank:{nd}",
+                               "phi/infermeta/unary.cc:5921")
+    else:
+        gap, hint = "  ", _hint("axis[i] >= -x_rank", f"axis[i]:{axis} < -x_rank:{-nd}",
+                                "phi/infermeta/unary.cc:5930")
+    return ValueError(
+        f"(InvalidArgument) The reduce dim index {i} should be in the range [ -dimension(X), "
+        f"dimension(X) ){gap}which dimension = {nd}. But received dim index = {axis}." + hint)
 
 
 def _hint(cond: str, got: str, where: str) -> str:

@@ -45,10 +45,12 @@ def tensor(data, dtype=None, device=None, requires_grad: bool = False, pin_memor
                       UserWarning, stacklevel=2)
         array = data.array.copy() if dtype is None else data.array.astype(_dtypes.to_np(dtype))
         array = array if dev is None else to_device(array, dev)
-    elif dev is None:
-        array = C.infer_array(data, _dtypes.to_np(dtype))
     else:
+        if isinstance(data, str):
+            raise TypeError("new(): invalid data type 'str'")
         array = C.infer_array(data, _dtypes.to_np(dtype), device=dev)
+        if array.dtype.kind in "US":  # strings inside lists
+            raise ValueError("too many dimensions 'str'")
     return _finish(unrecorded(Tensor, array), requires_grad)
 
 
@@ -117,10 +119,12 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None,
                    requires_grad)
 
 
-def randint(low, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
+def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
             device=None, requires_grad: bool = False):
     if size is None:  # randint(high, size)
         low, high, size = 0, low, high
+    elif high is None:  # randint(high, size=size)
+        low, high = 0, low
     np_dtype = _dtypes.int64._np if dtype is None else _dtypes.to_np(dtype)
     return _finish(need(C, "randint", "torch.randint")(Tensor, low, high, tuple(size),
                                                        np_dtype, device=_dev(device)),

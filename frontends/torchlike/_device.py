@@ -135,7 +135,8 @@ def torch_device(d: Device) -> device:
     """The torch.device naming engine device ``d``."""
     t = _TORCH_OF.get(d)
     if t is None:
-        t = CPU if d.kind == "cpu" else device("cuda" if d.kind == "gpu" else d.kind, d.index)
+        t = CPU if d.kind == "cpu" else device("meta") if d.kind == "meta" else \
+            device("cuda" if d.kind == "gpu" else d.kind, d.index)
         _TORCH_OF[d] = t
     return t
 
@@ -192,6 +193,8 @@ def resolve(d) -> Device | None:
         return ENGINE_CPU
     if kind == "cuda":
         return _cuda(index)
+    if kind == "meta":  # shapes and dtypes without data (janusgrad.backend.MetaArray)
+        return backend.META
     raise RuntimeError(NO_ACCELERATOR)
 
 

@@ -77,6 +77,8 @@ def matmul_message(a, b) -> str:
 
 class TorchDialect(Dialect):
     name = "torch"
+    sign_of_nan_is_zero = True
+    half_powers_as_roots = True
     nograd_views_require_grad = True
     implicit_seed_any_shape = False
     silent_backward_without_grad = False
@@ -202,6 +204,15 @@ class TorchDialect(Dialect):
         return RuntimeError("Expected all tensors to be on the same device, but found at least "
                             f"two devices, {device_str(common)} and {device_str(other)}!")
 
+    def out_of_memory(self, nbytes: int) -> Exception:
+        return RuntimeError(
+            "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
+            f"memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate "
+            "memory)")
+
+    def zero_division(self, op: str) -> Exception:
+        return RuntimeError("ZeroDivisionError")
+
     def promotion(self, a, b) -> Exception:
         return TypeError(f"cannot combine dtypes {long_name(a)} and {long_name(b)}")
 
@@ -299,14 +310,45 @@ def _lst(shape) -> str:
     return "[" + ", ".join(str(n) for n in shape) + "]"
 
 
+# the CPU kernels torch names when they refuse an integer dtype
+_FLOAT_KERNELS = {"softmax": "softmax", "log_softmax": "log_softmax",
+                  "nll_loss": "nll_loss_out_frame"}
+
+
 def _invalid(op: str, info: dict):
     """torch's exception for the engine's neutral facts, or None to fall back."""
     if info.get("repeated"):
+        if op == "transpose":
+            return RuntimeError("permute(): duplicate dims are not allowed.")
         return RuntimeError(f"dim {info['axis']} appears multiple times in the list of dims")
+    if info.get("float_required") and op in _FLOAT_KERNELS:
+        kernel = _FLOAT_KERNELS[op]
+        if op != "nll_loss":
+            kernel += "_lastdim_kernel_impl" if info["last_axis"] else "_kernel_impl"
+        return NotImplementedError(f"\"{kernel}\" not implemented for "
+                                   f"'{long_name(info['dtype'])}'")
     if op == "axis":
         n = info["ndim"] or 1
         return IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                           f"but got {info['axis']})")
+    if op == "setitem" and "target_shape" in info:  # the value is expanded to the selection
+        value, target = info["value_shape"], info["target_shape"]
+        if len(value) > len(target):
+            return RuntimeError(
+                f"expand(torch.{from_np(info['dtype'])._legacy}{{{_lst(value)}}}, size="
+                f"{_lst(target)}): the number of sizes provided ({len(target)}) must be greater "
+                f"or equal to the number of dimensions in the tensor ({len(value)})")
+        return _invalid("broadcast_to", {"in_shape": value, "shape": target})
+    if "negative" in info:  # a factory's shape
+        if op == "zeros":
+            return RuntimeError("zeros: Dimension size must be non-negative.")
+        shape = info["shape"]
+        return RuntimeError(f"Trying to create tensor with negative dimension "
+                            f"{shape[info['negative']]}: {_lst(shape)}")
+    if op == "view" and info.get("incompatible_strides"):
+        return RuntimeError("view size is not compatible with input tensor's size and stride (at "
+                            "least one dimension spans across two contiguous subspaces). Use "
+                            ".reshape(...) instead.")
     if op == "reshape" and "size" in info:
         return RuntimeError(f"shape '{_lst(info['shape'])}' is invalid for input of size "
                             f"{info['size']}")

@@ -50,6 +50,10 @@ _LINK_NAMES = {"relu": "ThresholdBackwardBackward0", "abs": "MulBackward0",
                "hardshrink": "HardshrinkBackwardBackward0",
                "softshrink": "SoftshrinkBackwardBackward0"}
 
+# torch nodes of the overloads that take a Python number as a number, not as a tensor:
+# their next_functions have no slot for it (x ** 2, 2 ** x, 2 - x, x % 2)
+_SCALAR_OVERLOADS = {"PowBackward0", "PowBackward2", "RsubBackward1", "RemainderBackward0"}
+
 # engine ops whose leading inputs torch's node does not list (where's condition)
 _NOT_AUTOGRAD_INPUTS = {"where": 1}
 
@@ -71,9 +75,11 @@ class _NodeView:
         out = []
         parents = self._node.parents
         skip = _NOT_AUTOGRAD_INPUTS.get(self._node.op.name, 0)
-        for p in parents[skip:]:
+        numbers = node_name(self._node) in _SCALAR_OVERLOADS
+        for p, d in zip(parents[skip:], self._node.dtypes[skip:]):
             if p is None:
-                out.append((None, 0))
+                if not (numbers and d is None):  # (a Python number operand: no input)
+                    out.append((None, 0))
             elif type(p) is Node:
                 out.append((view(p), 0))
             else:

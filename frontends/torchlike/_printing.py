@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from janusgrad.backend import device_of, ndarray
+from janusgrad.backend import device_of, is_meta, ndarray
 from janusgrad.printing import float_stats, layout, nested, shown_values
 
 from ._device import device_str
@@ -95,7 +95,12 @@ def tensor_repr(t, grad_fn_name: str | None, prefix: str = "tensor(") -> str:
         if d.kind != "cpu":
             suffixes.append(f"device='{device_str(d)}'")
     dtype_name = str(array.dtype)
-    if array.size == 0:
+    if is_meta(array):  # no values: torch shows the size, and a dtype other than float32
+        suffixes.append("size=" + str(tuple(array.shape)))
+        if dtype_name != "float32":
+            suffixes.append("dtype=torch." + dtype_name)
+        body = "..."
+    elif array.size == 0:
         if array.ndim != 1:
             suffixes.append("size=" + str(tuple(array.shape)))
         if dtype_name != "float32":

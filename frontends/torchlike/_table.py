@@ -142,6 +142,11 @@ def _w(other):
 
 
 # ---------------------------------------------------------------- hand-written ops
+def _rdiv(self, other):
+    # ``other / self`` as torch computes it (its graph: MulBackward0 over ReciprocalBackward0)
+    return E.mul(E.reciprocal(self), other)
+
+
 def _divide(input, other, rounding_mode=None):  # noqa: A002
     # torch's rounding modes; trunc keeps an integer dtype for integer inputs
     if rounding_mode is None:
@@ -1354,7 +1359,7 @@ ROWS = [
     Row("mv", mv), Row("outer", outer, aliases=("ger",)), Row("t", t),
     # shape
     Row("reshape", S.reshape, "input, *shape", "input, _target(input, shape)"),
-    Row("view", S.reshape, "input, *shape", "input, _target(input, shape)", "m"),
+    Row("view", S.view, "input, *shape", "input, _target(input, shape)", "m"),
     Row("view_as", S.reshape, "self, other", "self, other.array.shape", "m", ("reshape_as",)),
     Row("flatten", S.flatten, "input, start_dim=0, end_dim=-1",
         "input, input._axis(start_dim), input._axis(end_dim)"),
@@ -1394,9 +1399,13 @@ ROWS = [
       for n, op in (("and", "bitwise_and"), ("or", "bitwise_or"), ("xor", "bitwise_xor"))],
     Row("__pow__", pow, forms="m"), Row("__matmul__", matmul, forms="m"),
     *[Row(f"__r{n}__", fn, "self, other", "_w(other), self", "m", node=node) for n, fn, node in (
-        ("add", E.add, None), ("sub", E.sub, "RsubBackward1"), ("mul", E.mul, None),
-        ("truediv", E.div, "MulBackward0"), ("floordiv", E.floor_divide, None),
+        ("sub", E.sub, "RsubBackward1"), ("floordiv", E.floor_divide, None),
         ("mod", E.remainder, None), ("pow", pow, None), ("matmul", matmul, None))],
+    # torch's reflected add and mul put the tensor first, and its reflected division is
+    # ``self.reciprocal() * other`` (their grad_fn.next_functions show it)
+    *[Row(f"__r{n}__", fn, "self, other", "self, _w(other)", "m") for n, fn in (
+        ("add", E.add), ("mul", E.mul))],
+    Row("__rtruediv__", _rdiv, "self, other", "self, _w(other)", "m"),
     # in-place operators: torch updates the tensor object itself
     *[Row(f"__i{n}__", fn, forms="i", inplace=f"__i{n}__") for n, fn in (
         ("add", E.add), ("sub", E.sub), ("mul", E.mul), ("truediv", E.div),
@@ -1556,7 +1565,7 @@ ROWS = [
     Row("put", _put, forms="fmi"),
     Row("index_reduce", _index_reduce, forms="fmi"),
     Row("scatter_reduce", _scatter_reduce, forms="fmi"),
-    Row("__rdiv__", E.div, "self, other", "_w(other), self", "m", node="MulBackward0"),
+    Row("__rdiv__", _rdiv, "self, other", "self, _w(other)", "m"),
     Row("scalar_tensor", _scalar_tensor_fn, forms="f"),
     Row("empty_strided", _empty_strided, forms="f"),
     Row("empty_permuted", _empty_permuted, forms="f"),

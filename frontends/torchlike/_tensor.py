@@ -5,7 +5,7 @@ import warnings
 
 from janusgrad import autograd as engine_autograd
 from janusgrad import hooks as _hooks
-from janusgrad.backend import device_of, ndarray, scalar_of, to_host
+from janusgrad.backend import device_of, is_meta, ndarray, scalar_of, to_host
 from janusgrad.mode import state
 from janusgrad.tensor import INFERENCE
 from janusgrad.tensor import Tensor as EngineTensor
@@ -187,6 +187,10 @@ class Tensor(EngineTensor):
     def device(self):
         a = self.array
         return CPU if type(a) is ndarray else torch_device(device_of(a))
+
+    @property
+    def is_meta(self) -> bool:
+        return is_meta(self.array)
 
     @property
     def is_cuda(self) -> bool:

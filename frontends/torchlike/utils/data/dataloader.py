@@ -58,8 +58,18 @@ class RandomSampler:
         return len(self.data_source)
 
 
+def _check_batching(batch_size, drop_last) -> None:
+    # (bool is an int to Python, not a batch size to torch)
+    if type(batch_size) is bool or not isinstance(batch_size, int) or batch_size <= 0:
+        raise ValueError("batch_size should be a positive integer value, but got "
+                         f"batch_size={batch_size}")
+    if not isinstance(drop_last, bool):
+        raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
+
+
 class BatchSampler:
     def __init__(self, sampler, batch_size: int, drop_last: bool) -> None:
+        _check_batching(batch_size, drop_last)
         self.sampler = sampler
         self.batch_size = batch_size
         self.drop_last = drop_last
@@ -97,8 +107,11 @@ class DataLoader:
             sampler = (RandomSampler(dataset, generator=generator) if shuffle
                        else SequentialSampler(dataset))
         self.sampler = sampler
-        if batch_size is not None and batch_sampler is None and not self._iterable:
-            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        if batch_size is not None and batch_sampler is None:
+            if self._iterable:  # (torch batches it through a BatchSampler, which checks)
+                _check_batching(batch_size, drop_last)
+            else:
+                batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         self.batch_sampler = batch_sampler
         if collate_fn is None:
             collate_fn = default_collate if self.batch_sampler is not None or (
