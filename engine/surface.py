@@ -242,6 +242,30 @@ def _inplace_form(row: Row, params: str, call: str, function: Callable, scope: d
     return _compile(name, aliased, body, dict(scope, _function=function), module)
 
 
+def _aliased(fn: Callable, name: str, params: str, aliased: _Params, scope: dict,
+             module: str) -> Callable:
+    """``fn`` itself where no keyword alias applies; else a function taking them."""
+    if not aliased.prelude:
+        return fn
+    return _compile(name, aliased, f"_fn({_default_call(params)})", scope, module)
+
+
+def aliased(fn: Callable, kw_aliases: dict[str, str], *,
+            both: Callable[[str, str, str], Exception] | None = None) -> Callable:
+    """A hand-written function outside the tables taking ``kw_aliases`` as a row does
+    (``fn`` itself where none of its parameters has one)."""
+    found = _signature_params(fn)
+    if found is None:
+        return fn
+    params, defaults = found
+    scope = dict(defaults, _fn=fn, _MISSING=_MISSING, _both=both or _unexpected)
+    made = _aliased(fn, fn.__name__, params, _with_aliases(fn.__name__, params, kw_aliases),
+                    scope, fn.__module__)
+    if made is not fn:
+        made.__qualname__, made.__doc__ = fn.__qualname__, fn.__doc__
+    return made
+
+
 def _unexpected(name: str, param: str, alias: str) -> TypeError:
     """A name and its alias both given: Python's (and torch's) words for the alias."""
     return TypeError(f"{name}() got an unexpected keyword argument '{alias}'")
@@ -295,8 +319,10 @@ def install(rows: Iterable[Row], namespace: dict, tensor_cls: type | None, *,
             scope.update({} if found is None else found[1])
         call = row.call if row.call is not None else _default_call(params)
         aliased = _with_aliases(row.name, params, aliases)
-        if row.params is None and row.node is None and not aliased.prelude:
-            function = fn  # nothing to translate: the engine (or hand-written) function
+        if row.params is None and row.node is None:
+            # nothing to translate: the engine (or hand-written) function itself, given the
+            # keyword aliases of the parameters it has
+            function = _aliased(fn, row.name, params, aliased, scope, module)
         else:
             body, prelude = f"_fn({call})", []
             if row.node is not None:

@@ -914,7 +914,7 @@ ROWS = [
     Row("topk", topk, kw_aliases=_DIM), Row("kthvalue", kthvalue),
     Row("median", median, kw_aliases=_DIM), Row("nanmedian", nanmedian),
     Row("mode", mode),
-    Row("cumprod", cumprod, forms="fmi", kw_aliases=(("dim", "axis"),)), Row("cummax", cummax), Row("cummin", cummin),
+    Row("cumprod", cumprod, forms="fmi"), Row("cummax", cummax), Row("cummin", cummin),
     Row("logcumsumexp", logcumsumexp), Row("nonzero", nonzero),
     Row("argwhere", "sorting.nonzero", "input", "input"),
     Row("count_nonzero", "sorting.count_nonzero", "x, axis=None, keepdim=False, name=None",

@@ -452,11 +452,12 @@ def _update(x, fn, *args, **kwargs):
 
 # the functions and methods of ``_table.ROWS``: paddle.add, Tensor.add, Tensor.add_ ...
 FUNCTIONS: dict = {}
-_install(_table.ROWS, FUNCTIONS, Tensor, module="paddle", env=_table.ENV, inplace=_update,
-         both=_table.both_given)
+INSTALLED = _install(_table.ROWS, FUNCTIONS, Tensor, module="paddle", env=_table.ENV,
+                     inplace=_update, both=_table.both_given)
 # paddle.linalg's own names (paddlelike/linalg.py), and those it shares with paddle
 LINALG: dict = {n: FUNCTIONS[n] for n in ("norm", "matmul", "diagonal", "vecdot")}
-_install(_table.LINALG_ROWS, LINALG, None, module="paddle.linalg", env=_table.ENV)
+INSTALLED_LINALG = _install(_table.LINALG_ROWS, LINALG, None, module="paddle.linalg",
+                            env=_table.ENV)
 
 # type(t) prints as paddle's: <class 'paddle.Tensor'>
 Tensor.__module__ = "paddle"
