@@ -133,18 +133,17 @@ def _keywords(fn) -> set | None:
 @pytest.mark.parametrize("dialect", ["torch", "paddle"])
 def test_inplace_and_method_forms_take_every_keyword_of_the_function_form(dialect):
     lacking = []
-    for module, made, cls in _installs(dialect):
+    for _, made, _ in _installs(dialect):
         for inst in {id(i): i for i in made.values()}.values():
-            if inst.inplace is None:
+            full = inst.function or inst.method
+            if inst.inplace is None or full is None:  # (an in-place form alone: nothing to match)
                 continue
-            full = _keywords(inst.row.fn if inst.function is None and inst.method is None
-                             else inst.function or inst.method)
-            forms = [f for f in (inst.method, inst.inplace) if f is not None]
-            for f in forms:
-                got = _keywords(f)
-                if got is not None and (full is None or not full <= got):
+            want = _keywords(full)
+            for f in (inst.method, inst.inplace):
+                got = None if f is None else _keywords(f)
+                if f is not None and got is not None and (want is None or not want <= got):
                     lacking.append(f"{inst.row.name}: {f.__name__} lacks "
-                                   f"{sorted((full or {'**'}) - (got or set()))}")
+                                   f"{sorted((want or {'**'}) - (got or set()))}")
     assert lacking == []
 
 
@@ -204,7 +203,7 @@ def test_torch_refuses_a_name_and_its_alias_both_given_everywhere():
 def test_paddle_refuses_a_declared_name_and_alias_both_given_in_paddles_words():
     from paddlelike._table import both_given
     wrong, checked = [], 0
-    for label, fn, inst, form in _forms("paddle"):
+    for label, fn, inst, _ in _forms("paddle"):
         for param, alias in inst.row.kw_aliases or ():
             checked += 1
             want = both_given(fn.__name__, param, alias)
