@@ -7,7 +7,15 @@ method) and the grad-node name the dialect shows for the result.  ``install`` tu
 row into real Python functions (generated once, at import, with the row's exact signature:
 a call costs what a hand-written wrapper costs, and a row that needs no translation binds
 the engine function itself).  A row whose engine function does not exist raises at install
-time, so a frontend that names a missing op fails on import, never silently.
+time, so a frontend that names a missing op fails on import, never silently; so do two rows
+for one public name of one form (the later would silently replace the earlier).
+
+The in-place form takes the function form's parameters (a hand-written function's own
+signature where the row gives none) and hands every operand to the dialect's update, which
+records the change where one requires grad.  Keyword aliases (torch's ``axis=`` for
+``dim=``, paddle's ``dim=`` for ``axis=`` where paddle declares it) have one mechanism for
+every form and every row, generated or bound (``aliased`` gives it to hand-written
+functions outside the tables): both names given raise the dialect's error.
 
 The frontends keep hand-written code only where a dialect's semantics truly differ; the
 translation of names, argument orders and defaults is this table's job.
