@@ -15,12 +15,13 @@ from .tensor import INFERENCE, Tensor, record
 from .views import NOGRAD_VIEWS, base_of, output_of, views_of
 
 
-def _records(x, others) -> bool:
+def _records(x, others, keywords) -> bool:
     if not state.enabled:
         return False
     if x.requires_grad and not _nograd_view(x):
         return True
-    return any(isinstance(o, Tensor) and o.requires_grad for o in others)
+    return any(isinstance(o, Tensor) and o.requires_grad
+               for o in (*others, *keywords.values()))
 
 
 def _nograd_view(x) -> bool:
@@ -107,13 +108,14 @@ def _in_place_kernel(x, fn, args):
     return None
 
 
-def update(x, fn, *args):
-    """x <- fn(x, *args), in place.  Returns x."""
+def update(x, fn, *args, **kwargs):
+    """x <- fn(x, *args, **kwargs), in place.  Returns x."""
     if x._version is not None:
         _check_inference(x)
     view = None if state.mode & GRAD_OFF else _view_in_graph(x)
-    if not _records(x, args):
-        kernel = _in_place_kernel(x, fn, args) if type(x.array) is ndarray else None
+    if not _records(x, args, kwargs):
+        kernel = (_in_place_kernel(x, fn, args) if type(x.array) is ndarray and not kwargs
+                  else None)
         if kernel is not None:
             b = args[0]
             a = x.array
@@ -124,14 +126,14 @@ def update(x, fn, *args):
             else:
                 x.bump_version()
                 return x
-        result = fn(x, *args)
+        result = fn(x, *args, **kwargs)
         _write(x, result)
         return x
     _check_leaf(x, view=False)
     old = _snapshot(x)
     # x as another operand is saved as x itself (as torch does): the write below
     # changes its version, so a rule that needs it refuses to run (x.mul_(x))
-    result = fn(old, *args)
+    result = fn(old, *args, **kwargs)
     _write(x, result)
     _adopt(x, result)
     _follow(x, view)
@@ -225,7 +227,7 @@ def setitem(x, key, value):
         lead = next((i for i, d in enumerate(given) if d != 1), v.ndim)
         v = v.reshape(given[lead:])
     view = None if state.mode & GRAD_OFF else _view_in_graph(x)
-    if not _records(x, (value,)):
+    if not _records(x, (value,), {}):
         _assign(x, x.array, akey, v, given)
         x.bump_version()
         return x

@@ -66,9 +66,8 @@ def _checked_axes(x, axis, error) -> tuple | int | None:
     return axis
 
 
-def _reduce_axes(x, axis, dim, lines=None):
-    """A reduction's axis (``dim`` is paddle's alias), checked where paddle words it."""
-    axis = dim if dim is not None else axis
+def _reduce_axes(x, axis, lines=None):
+    """A reduction's axis, checked where paddle words it."""
     if lines is None:
         return _axes(axis)
     return _checked_axes(x, axis, lambda a: reduce_axis_error(a, x.array.ndim, lines))
@@ -101,20 +100,20 @@ def numel(x, name=None):
     return x.numel()
 
 
+_TOO_MANY = ("(InvalidArgument) has too many arguments (at "
+             "/paddle/paddle/fluid/pybind/op_function_common.cc:1596)\n")
+
+
 def sum(x, axis=None, dtype=None, keepdim=False, name=None, **kwargs):  # noqa: A001
-    if axis is None and dtype is None and not kwargs:
+    if kwargs:  # paddle's C binding refuses any other keyword
+        raise ValueError(_TOO_MANY)
+    if axis is None and dtype is None:
         return R.sum(x, None, keepdim)  # the loss's sum(), with nothing to translate
-    if kwargs:
-        # paddle's C binding: ``dim`` is an alias of ``axis``; anything else is refused
-        if set(kwargs) - {"dim"}:
-            raise ValueError("(InvalidArgument) has too many arguments (at "
-                             "/paddle/paddle/fluid/pybind/op_function_common.cc:1596)\n")
-        axis = kwargs["dim"]
     return R.sum(x, _axes(axis), keepdim, to_np(dtype))
 
 
-def mean(x, axis=None, keepdim=False, name=None, *, dim=None):
-    out = R.mean(x, _axes(dim if dim is not None else axis), keepdim)
+def mean(x, axis=None, keepdim=False, name=None):
+    out = R.mean(x, _axes(axis), keepdim)
     if x.array.dtype.kind in "iub":
         out = E.cast(out, x.array.dtype)  # paddle truncates the mean of an int tensor
     return out
@@ -838,10 +837,26 @@ ENV = {"_axes": _axes, "_ints": _ints, "_int_axis": _int_axis, "to_np": to_np,
        "_reduce_axes": _reduce_axes, "R": R, "_T": _EngineTensor}
 _X = "x, name=None"
 _XY = "x, y, name=None"
-_RED = "x, axis=None, keepdim=False, name=None, *, dim=None"
+_RED = "x, axis=None, keepdim=False, name=None"
+# paddle 3.3.1 takes ``dim`` for ``axis`` in the functions that declare _DIM, in one of three
+# ways, each refusing both in its own words: its C binding's argument parser (_C_ALIASED),
+# its ParamAliasDecorator (_DECORATED), or a decorator that passes both on (the rest: the
+# function refuses the alias as an unexpected keyword)
+_DIM = (("axis", "dim"),)
+_C_ALIASED = frozenset("sum amax amin logsumexp all any argmax argmin".split())
+_DECORATED = frozenset("argsort var concat stack norm diff cross chunk take_along_axis".split())
+
+
+def both_given(name: str, param: str, alias: str) -> Exception:
+    """paddle's error for a call giving a parameter and its alias."""
+    if name in _C_ALIASED:
+        return ValueError(_TOO_MANY)
+    if name in _DECORATED:
+        return ValueError(f"Cannot specify both '{param}' and its alias '{alias}'")
+    return TypeError(f"{name}() got an unexpected keyword argument '{alias}'")
 _INPLACE_UNARY = frozenset(
     "neg exp log log2 log10 log1p sqrt rsqrt square abs sin cos tan asin acos atan sinh cosh "
-    "tanh sigmoid reciprocal floor ceil round".split())
+    "tanh sigmoid reciprocal floor ceil".split())
 
 # ---- linear algebra (engine.ops.linalg2): paddle's slogdet stacks (sign, log|det|) into
 # one tensor; cross's axis 9 means the first axis of size 3; pinv's rcond is a relative
@@ -932,7 +947,7 @@ ROWS = [
     Row("add", "elementwise.add", _XY, "x, y", "fmi"),
     Row("subtract", "elementwise.sub", _XY, "x, y", "fmi", ("sub",)),
     Row("multiply", "elementwise.mul", _XY, "x, y", "fmi", ("mul",)),
-    Row("divide", "elementwise.div", _XY, "x, y", "fmi"),
+    Row("divide", _divide, forms="fmi", aliases=("div",)),
     Row("floor_divide", "elementwise.floor_divide", _XY, "x, y", "fmi"),
     Row("remainder", "elementwise.remainder", _XY, "x, y", "fmi", ("mod", "floor_mod")),
     Row("pow", "elementwise.pow", _XY, "x, y", "fmi"),
@@ -941,8 +956,9 @@ ROWS = [
     # elementwise, unary
     *(Row(n, f"elementwise.{n}", _X, "x", "fmi" if n in _INPLACE_UNARY else "fm") for n in (
         "neg exp expm1 log log2 log10 log1p sqrt rsqrt square abs sign sin cos tan asin acos "
-        "atan sinh cosh tanh sigmoid reciprocal floor ceil round isnan isinf isfinite "
+        "atan sinh cosh tanh sigmoid reciprocal floor ceil isnan isinf isfinite "
         "logical_not bitwise_not").split()),
+    Row("round", _round, forms="fmi"),
     Row("trunc", "elementwise.trunc", "input, name=None", "input", "fmi"),
     Row("clip", clip, "x, min=None, max=None, name=None", "x, min, max", "fmi", ("clamp",)),
     Row("where", where),
@@ -963,27 +979,28 @@ ROWS = [
     Row("isclose", K.isclose, "x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None",
         "x, y, rtol, atol, equal_nan"),
     Row("allclose", allclose), Row("equal_all", equal_all),
-    # in-place only, as the Tensor methods lerp_ / masked_fill_
-    Row("lerp", K.lerp, "x, y, weight, name=None", "x, y, weight", "i", node="LerpGradNode"),
-    Row("masked_fill", K.masked_fill, "x, mask, value, name=None", "x, mask, value", "i",
+    Row("lerp", K.lerp, "x, y, weight, name=None", "x, y, weight", "fmi", node="LerpGradNode"),
+    Row("masked_fill", K.masked_fill, "x, mask, value, name=None", "x, mask, value", "fmi",
         node="MaskedFillGradNode"),
     Row("is_tensor", is_tensor, forms="f"), Row("numel", numel, forms="f"),
     # reductions
-    Row("sum", sum), Row("mean", mean), Row("prod", prod), Row("norm", norm),
-    Row("cumsum", cumsum),
+    *(Row(n, f, kw_aliases=_DIM) for n, f in (("sum", sum), ("mean", mean), ("prod", prod),
+                                              ("norm", norm))),
+    Row("cumsum", _cumsum, forms="fmi", kw_aliases=_DIM),
     # paddle.max/min share the gradient among ties, as amax/amin do; their own error lines
     Row("max", "reduce.amax", _RED,
-        "x, axis=_reduce_axes(x, axis, dim, (4180, 4190)), keepdims=keepdim"),
+        "x, axis=_reduce_axes(x, axis, (4180, 4190)), keepdims=keepdim"),
     Row("min", "reduce.amin", _RED,
-        "x, axis=_reduce_axes(x, axis, dim, (4180, 4190)), keepdims=keepdim"),
-    *(Row(n, f"reduce.{n}", _RED, "x, axis=_reduce_axes(x, axis, dim), keepdims=keepdim",
-          node=node) for n, node in (("amax", "AmaxGradNode"), ("amin", "AminGradNode"),
-                                     ("logsumexp", None))),
+        "x, axis=_reduce_axes(x, axis, (4180, 4190)), keepdims=keepdim"),
+    *(Row(n, f"reduce.{n}", _RED, "x, axis=_reduce_axes(x, axis), keepdims=keepdim",
+          kw_aliases=_DIM, node=node)
+      for n, node in (("amax", "AmaxGradNode"), ("amin", "AminGradNode"), ("logsumexp", None))),
     *(Row(n, _arg_reduce, "x, axis=None, keepdim=False, dtype='int64', name=None",
-          f"R.{n}, x, axis, keepdim, dtype") for n in ("argmax", "argmin")),
+          f"R.{n}, x, axis, keepdim, dtype", kw_aliases=(*_DIM, ("keepdim", "keepdims")))
+      for n in ("argmax", "argmin")),
     Row("var", "reduce.var", "x, axis=None, unbiased=None, keepdim=False, name=None, *, "
         "correction=1", "x, axis=_axes(axis), keepdims=keepdim, "
-        "correction=correction if unbiased is None else int(bool(unbiased))"),
+        "correction=correction if unbiased is None else int(bool(unbiased))", kw_aliases=_DIM),
     Row("std", "reduce.std", "x, axis=None, unbiased=True, keepdim=False, name=None",
         "x, axis=_axes(axis), keepdims=keepdim, correction=1 if unbiased else 0"),
     # linear algebra
@@ -995,9 +1012,11 @@ ROWS = [
     # shape
     Row("reshape", reshape, forms="f"), Row("reshape", _reshape_method, forms="m"),
     Row("transpose", "shape.transpose", "x, perm, name=None", "x, tuple(perm)"),
-    Row("squeeze", squeeze), Row("unsqueeze", unsqueeze), Row("flatten", flatten),
-    Row("split", split), Row("chunk", split, "x, chunks, axis=0, name=None", "x, chunks, axis"),
-    Row("concat", concat), Row("stack", stack), Row("add_n", add_n),
+    Row("squeeze", squeeze, kw_aliases=_DIM), Row("unsqueeze", unsqueeze, kw_aliases=_DIM),
+    Row("flatten", flatten), Row("split", split),
+    Row("chunk", split, "x, chunks, axis=0, name=None", "x, chunks, axis", kw_aliases=_DIM),
+    Row("concat", concat, kw_aliases=_DIM), Row("stack", stack, kw_aliases=_DIM),
+    Row("add_n", add_n),
     Row("flip", "shape.flip", "x, axis, name=None",
         "x, (axis,) if isinstance(axis, int) else _axes(axis)", aliases=("reverse",)),
     Row("tile", "shape.tile", "x, repeat_times, name=None", "x, _ints(repeat_times)"),
@@ -1005,10 +1024,10 @@ ROWS = [
     Row("expand_as", "shape.broadcast_to", "x, y, name=None", "x, y.array.shape, copy=True"),
     # indexing (paddle.gather selects whole slices along ``axis``: the engine's index_select)
     Row("index_select", "index.index_select", "x, index, axis=0, name=None",
-        "x, _int_axis(axis), index", node="IndexSelectGradNode"),
+        "x, _int_axis(axis), index", node="IndexSelectGradNode", kw_aliases=_DIM),
     Row("gather", "index.index_select", "x, index, axis=None, name=None",
         "x, 0 if axis is None else _int_axis(axis), index", node="GatherGradNode"),
-    Row("take_along_axis", take_along_axis, aliases=("take_along_dim",)),
+    Row("take_along_axis", take_along_axis, aliases=("take_along_dim",), kw_aliases=_DIM),
     Row("masked_select", "index.masked_select", "x, mask, name=None", "x, mask"),
     # operators
     *(Row(f"__{d}__", f"elementwise.{op}", forms="m") for d, op in (
@@ -1024,19 +1043,18 @@ ROWS = [
     Row("__eq__", _eq, forms="m"), Row("__ne__", _ne, forms="m"),
     Row("__invert__", _invert, forms="m"), Row("__getitem__", "index.getitem", forms="m"),
     # sorting family: sorting, searching, logical reductions, counting (janusgrad.ops.sorting)
-    Row("all", "sorting.all", "x, axis=None, keepdim=False, name=None, *, out=None",
-        "x, _axes(axis), keepdim"),
-    Row("any", "sorting.any", "x, axis=None, keepdim=False, name=None, *, out=None",
-        "x, _axes(axis), keepdim"),
-    Row("sort", sort), Row("argsort", argsort), Row("msort", msort), Row("topk", topk),
-    Row("kthvalue", kthvalue), Row("median", median), Row("nanmedian", nanmedian),
+    *(Row(n, f"sorting.{n}", "x, axis=None, keepdim=False, name=None, *, out=None",
+          "x, _axes(axis), keepdim", kw_aliases=_DIM) for n in ("all", "any")),
+    Row("sort", sort), Row("argsort", argsort, kw_aliases=_DIM), Row("msort", msort),
+    Row("topk", topk, kw_aliases=_DIM), Row("kthvalue", kthvalue),
+    Row("median", median, kw_aliases=_DIM), Row("nanmedian", nanmedian),
     Row("mode", mode),
     Row("cumprod", cumprod, forms="fmi"), Row("cummax", cummax), Row("cummin", cummin),
     Row("logcumsumexp", logcumsumexp), Row("nonzero", nonzero),
     Row("argwhere", "sorting.nonzero", "input", "input"),
     Row("count_nonzero", "sorting.count_nonzero", "x, axis=None, keepdim=False, name=None",
         "x, _axes(axis), keepdim"),
-    Row("unique", unique), Row("unique_consecutive", unique_consecutive),
+    Row("unique", unique), Row("unique_consecutive", unique_consecutive, kw_aliases=_DIM),
     Row("bincount", "sorting.bincount", "x, weights=None, minlength=0, name=None",
         "x, weights, minlength"),
     Row("histogram", histogram), Row("searchsorted", searchsorted, forms="f"),
@@ -1078,7 +1096,7 @@ ROWS = [
     Row("roll", MP.roll, "x, shifts, axis=None, name=None", "x, shifts, axis",
         node="RollGradNode"),
     Row("rot90", MP.rot90, "x, k=1, axes=(0, 1), name=None", "x, k, axes"),
-    Row("moveaxis", moveaxis), Row("unbind", unbind),
+    Row("moveaxis", moveaxis), Row("unbind", unbind, kw_aliases=_DIM),
     Row("narrow", "shape.narrow", "input, dim, start, length",
         "input, dim, int(start.array) if isinstance(start, _T) else start, length"),
     Row("unflatten", MP.unflatten, "x, axis, shape, name=None", "x, axis, _ints(shape)"),
@@ -1086,7 +1104,8 @@ ROWS = [
     Row("broadcast_tensors", broadcast_tensors),
     *(Row(f"atleast_{n}d", _atleast(n)) for n in (1, 2, 3)),
     Row("repeat_interleave", MP.repeat_interleave,
-        "x, repeats, axis=None, name=None, *, output_size=None", "x, repeats, axis"),
+        "x, repeats, axis=None, name=None, *, output_size=None", "x, repeats, axis",
+        kw_aliases=_DIM),
     *(Row(n, getattr(MP, n), "x, name=None", "list(x)", "f")
       for n in ("hstack", "vstack", "dstack", "column_stack")),
     Row("row_stack", MP.vstack, "x, name=None", "list(x)", "f"),
@@ -1115,7 +1134,7 @@ ROWS = [
     Row("inverse", LA.inv, _X, "x"),
     Row("cholesky", LA.cholesky, "x, upper=False, name=None", "x, upper"),
     Row("eigvalsh", LA.eigvalsh, "x, UPLO='L', name=None", "x, UPLO"),
-    Row("cross", _cross),
+    Row("cross", _cross, kw_aliases=_DIM),
     Row("slogdet", _slogdet, forms="m"),
     Row("solve", LA.solve, "x, y, left=True, name=None, *, out=None", "x, y, left", "m"),
     Row("pinv", _pinv, forms="m"),
@@ -1125,9 +1144,6 @@ ROWS = [
     Row("vecdot", LA.vecdot, "x, y, axis=-1, name=None", "x, y, axis", "f"),
     # ---- tensor_misc family (engine/ops/tensor_misc.py; hand-written block above)
     Row("contiguous", lambda self: self, forms="m"),
-    Row("lerp", K.lerp, "x, y, weight, name=None", "x, y, weight", "fm", node="LerpGradNode"),
-    Row("masked_fill", K.masked_fill, "x, mask, value, name=None", "x, mask, value", "fm",
-        node="MaskedFillGradNode"),
     Row("permute", _permute),
     Row("view", S.reshape, "x, shape_or_dtype, name=None", "x, _ints(shape_or_dtype)",
         node="ViewShapeGradNode"),
@@ -1151,9 +1167,6 @@ ROWS = [
         "x, shape, stride, offset"),
     Row("unfold", TM.unfold, "x, axis, size, step, name=None", "x, axis, size, step"),
     Row("randint_like", _randint_like, forms="f"),
-    Row("divide", _divide, forms="fmi", aliases=("div",)),
-    Row("round", _round, forms="fmi"),
-    Row("cumsum", _cumsum, forms="fmi"),
     # activations and losses family (engine.nn.losses): paddle.pdist
     Row("pdist", "janusgrad.nn.losses.pdist", "x, p=2.0, name=None", "x, p", "f"),
     # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
@@ -1163,9 +1176,9 @@ ROWS = [
         "name=None", "x, y, p"),
     Row("cov", _cov, forms="m"), Row("corrcoef", _corrcoef, forms="m"),
     Row("diff", MS.diff, "x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None",
-        "x, n, axis, prepend, append"),
+        "x, n, axis, prepend, append", kw_aliases=_DIM),
     Row("frexp", _frexp),
-    Row("quantile", _quantile), Row("nanquantile", _nanquantile),
+    Row("quantile", _quantile, kw_aliases=_DIM), Row("nanquantile", _nanquantile),
     Row("dist", MS.dist, "x, y, p=2, name=None", "x, y, p"),
     Row("renorm", MS.renorm, "x, p, axis, max_norm", "x, p, axis, max_norm", "fmi"),
     Row("trapezoid", MS.trapezoid, "y, x=None, dx=None, axis=-1, name=None", "y, x, dx, axis"),

@@ -126,7 +126,7 @@ ROWS = [
         "device=_like_device(input, device)", "f"),
     Row("randn_like", _made, _LIKE, f"C.randn, {_LIKE_CALL}", "f"),
 ]
-install(ROWS, globals(), None, module="paddle", env={
+INSTALLED = install(ROWS, globals(), None, module="paddle", env={
     "C": C, "_ints": _ints, "_float_dtype": _float_dtype, "device_of_place": device_of_place,
     "_like_dtype": _like_dtype, "_like_device": _like_device})
 

@@ -457,20 +457,21 @@ def _as_int64(n: int):
     return as_array(n, int64)
 
 
-def _update(x, fn, *args):
+def _update(x, fn, *args, **kwargs):
     """paddle's in-place update: a whole-tensor change of a grad leaf is refused in
     paddle's words ("Leaf Var") before the engine's update runs."""
     x._check_inplace()
-    return _inplace.update(x, fn, *args)
+    return _inplace.update(x, fn, *args, **kwargs)
 
 
 # the functions and methods of ``_table.ROWS``: paddle.add, Tensor.add, Tensor.add_ ...
 FUNCTIONS: dict = {}
-_install(_table.ROWS, FUNCTIONS, Tensor, module="paddle", env=_table.ENV, inplace=_update,
-         tag=tag)
+INSTALLED = _install(_table.ROWS, FUNCTIONS, Tensor, module="paddle", env=_table.ENV,
+                     inplace=_update, tag=tag, both=_table.both_given)
 # paddle.linalg's own names (paddlelike/linalg.py), and those it shares with paddle
 LINALG: dict = {n: FUNCTIONS[n] for n in ("norm", "matmul", "diagonal", "vecdot")}
-_install(_table.LINALG_ROWS, LINALG, None, module="paddle.linalg", env=_table.ENV)
+INSTALLED_LINALG = _install(_table.LINALG_ROWS, LINALG, None, module="paddle.linalg",
+                            env=_table.ENV)
 
 # type(t) prints as paddle's: <class 'paddle.Tensor'>
 Tensor.__module__ = "paddle"

@@ -190,14 +190,12 @@ def _extreme(name, pair, input, dim, keepdim, other):  # noqa: A002
     return pair((tag(values, name.capitalize() + "Backward0"), indices))
 
 
-def max(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):  # noqa: A001,A002
-    return _extreme("max", MAX_T, input, axis if dim is None else dim,
-                    keepdims if keepdims is not None else keepdim, other)
+def max(input, dim=None, keepdim=False, *, other=None):  # noqa: A001,A002
+    return _extreme("max", MAX_T, input, dim, keepdim, other)
 
 
-def min(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):  # noqa: A001,A002
-    return _extreme("min", MIN_T, input, axis if dim is None else dim,
-                    keepdims if keepdims is not None else keepdim, other)
+def min(input, dim=None, keepdim=False, *, other=None):  # noqa: A001,A002
+    return _extreme("min", MIN_T, input, dim, keepdim, other)
 
 
 # torch's products check the operands' ranks first, each in its own words
@@ -907,6 +905,8 @@ def _dim_of(dim, op: str):
     if dim is _NO_DIM:
         raise TypeError(f'{op}() missing 1 required positional arguments: "dim"')
     return dim
+
+
 _CLOSE = "input, other, rtol=1e-05, atol=1e-08, equal_nan=False"
 _BY_WEIGHT = "'{0}Backward1' if isinstance({1}, _T) else '{0}Backward0'"
 
@@ -1297,7 +1297,7 @@ def _rms_norm(input, normalized_shape, weight=None, eps=None):  # noqa: A002
 ROWS = [
     # elementwise: engine op, torch name and argument order agree
     *_rows("neg exp expm1 log log2 log10 log1p sqrt rsqrt square abs sign sin cos tan asin "
-           "acos atan sinh cosh tanh sigmoid relu reciprocal floor ceil round mul remainder "
+           "acos atan sinh cosh tanh sigmoid relu reciprocal floor ceil mul remainder "
            "floor_divide", E, "fmi", multiply="mul", negative="neg", absolute="abs",
            arcsin="asin", arccos="acos", arctan="atan"),
     *_rows("maximum minimum eq ne lt le gt ge logical_and logical_or logical_xor logical_not "
@@ -1307,15 +1307,17 @@ ROWS = [
     Row("sub", E.sub, _BINARY, "input, _alpha(other, alpha)", "fmi", ("subtract",)),
     Row("rsub", E.sub, "input, other, *, alpha=1", "other, _alpha(input, alpha)", "f",
         node="'RsubBackward0' if alpha == 1 else None"),
-    Row("div", _divide, "input, other, *, rounding_mode=None, out=None",
-        "input, other, rounding_mode", "fmi", ("divide",)),
+    Row("div", _div, forms="fmi", aliases=("divide",)),
     Row("true_divide", E.div, forms="fmi"),
     Row("trunc", "elementwise.trunc", forms="fmi", aliases=("fix",)),
+    Row("round", _round, forms="fmi"),
     Row("pow", pow, forms="fmi"),
-    Row("clamp", E.clamp, "input, min=None, max=None", "input, *_bounds(min, max)", "fmi",
+    Row("clamp", TM.clamp, "input, min=None, max=None", "input, *_bounds(min, max)", "fmi",
         ("clip",)),
-    Row("clamp_min", E.clamp, "input, min", "input, min, None", "fmi", node="ClampMinBackward0"),
-    Row("clamp_max", E.clamp, "input, max", "input, None, max", "fmi", node="ClampMaxBackward0"),
+    Row("clamp_min", TM.clamp, "input, min", "input, min, None", "fmi",
+        node="ClampMinBackward0"),
+    Row("clamp_max", TM.clamp, "input, max", "input, None, max", "fmi",
+        node="ClampMaxBackward0"),
     Row("where", where, forms="f"),
     Row("where", E.where_, "self, condition, other", "condition, self, other", "m"),
     Row("lerp", K.lerp, "input, end, weight", forms="fmi",
@@ -1347,15 +1349,14 @@ ROWS = [
         "input, *_var_args(dim, unbiased, correction), keepdim"),
     Row("std", R.std, "input, dim=None, unbiased=None, keepdim=False, *, correction=None",
         "input, *_var_args(dim, unbiased, correction), keepdim"),
-    Row("norm", R.norm, "input, p='fro', dim=None, keepdim=False, dtype=None",
-        "input, _ord(p), axes_tuple(dim), keepdim"),
+    Row("norm", _norm),
     Row("logsumexp", R.logsumexp, "input, dim, keepdim=False", "input, axes_tuple(dim), keepdim"),
-    Row("cumsum", R.cumsum, "input, dim, *, dtype=None", "_cast_to(input, dtype), dim"),
+    Row("cumsum", _cumsum, forms="fmi"),
     Row("softmax", R.softmax, _SOFTMAX, "_cast_to(input, dtype), _dim_of(dim, 'softmax')"),
     Row("log_softmax", R.log_softmax, _SOFTMAX,
         "_cast_to(input, dtype), _dim_of(dim, 'log_softmax')"),
     # linear algebra
-    Row("matmul", matmul), Row("dot", dot, aliases=("inner",)), Row("mm", mm), Row("bmm", bmm),
+    Row("matmul", matmul), Row("dot", dot), Row("inner", _inner), Row("mm", mm), Row("bmm", bmm),
     Row("mv", mv), Row("outer", outer, aliases=("ger",)), Row("t", t),
     # shape
     Row("reshape", S.reshape, "input, *shape", "input, _target(input, shape)"),
@@ -1376,16 +1377,14 @@ ROWS = [
     Row("expand", S.broadcast_to, "input, *sizes", "input, _shape_args(sizes)", "m"),
     Row("expand_as", S.broadcast_to, "self, other", "self, other.array.shape", "m"),
     Row("broadcast_to", S.broadcast_to, "input, size", "input, tuple(size)"),
-    Row("cat", S.concatenate, "tensors, dim=0, *, axis=None, out=None",
-        "_some(tensors, 'cat'), axis if axis is not None else dim", "f",
+    Row("cat", S.concatenate, "tensors, dim=0, *, out=None", "_some(tensors, 'cat'), dim", "f",
         ("concat", "concatenate")),
     Row("stack", S.stack, "tensors, dim=0, *, out=None", "_some(tensors, 'stack'), dim", "f"),
     Row("split", split), Row("chunk", chunk), Row("repeat", repeat, forms="m"),
     Row("tile", tile),
-    Row("flip", S.flip, "input, *dims", "input, _distinct_axes(input, dims)"),
+    Row("flip", _flip),
     # indexing
-    Row("index_select", I.index_select, "input, dim, index", "input, input._axis(dim), index",
-        node="IndexSelectBackward0"),
+    Row("index_select", _index_select),
     Row("gather", I.gather, "input, dim, index, *, sparse_grad=False",
         "input, input._axis(dim), index", node="GatherBackward0"),
     Row("masked_select", I.masked_select, node="MaskedSelectBackward0"),
@@ -1574,20 +1573,6 @@ ROWS = [
     Row("multinomial", _multinomial),
     Row("bernoulli", _bernoulli),
     Row("bernoulli_", _bernoulli_, forms="m"),
-    # (fixes of rows above, replacing them: torch's semantics there, see the block above)
-    Row("clamp", TM.clamp, "input, min=None, max=None", "input, *_bounds(min, max)", "fmi",
-        ("clip",)),
-    Row("clamp_min", TM.clamp, "input, min", "input, min, None", "fmi",
-        node="ClampMinBackward0"),
-    Row("clamp_max", TM.clamp, "input, max", "input, None, max", "fmi",
-        node="ClampMaxBackward0"),
-    Row("div", _div, forms="fmi", aliases=("divide",)),
-    Row("norm", _norm),
-    Row("flip", _flip),
-    Row("round", _round, forms="fmi"),
-    Row("cumsum", _cumsum, forms="fmi"),
-    Row("index_select", _index_select),
-    Row("inner", _inner),
     # -- norm part: normalisation, embedding, structured dropout (torchlike/_norm.py)
     *(Row(n, getattr(_NORM, f), forms="f") for n, f in (
         ("batch_norm", "torch_batch_norm"), ("instance_norm", "torch_instance_norm"),

@@ -7,6 +7,7 @@ from janusgrad import autograd as engine_autograd
 from janusgrad import hooks as _hooks
 from janusgrad.backend import device_of, is_meta, ndarray, scalar_of, to_host
 from janusgrad.mode import state
+from janusgrad.surface import aliased
 from janusgrad.tensor import INFERENCE
 from janusgrad.tensor import Tensor as EngineTensor
 
@@ -162,9 +163,7 @@ class Tensor(EngineTensor):
     def shape(self) -> Size:
         return Size(self.array.shape)
 
-    def size(self, dim: int | None = None, *, axis: int | None = None):
-        if axis is not None:
-            dim = axis
+    def size(self, dim: int | None = None):
         if dim is None:
             return Size(self.array.shape)
         return self.array.shape[self._axis(dim)]
@@ -392,6 +391,7 @@ class Tensor(EngineTensor):
 
 
 Tensor.__module__ = "torch"
+Tensor.size = aliased(Tensor.size, {"dim": "axis"})  # torch's x.size(axis=1), as a row's
 
 
 # ---------------------------------------------------------------- helpers used above

@@ -305,7 +305,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 
 # the functions that only rename or drop arguments, as table rows over engine functions
-install([
+INSTALLED = install([
     Row("relu", "elementwise.relu", "x, name=None", "x"),
     Row("sigmoid", "elementwise.sigmoid", "x, name=None", "x"),
     Row("tanh", "elementwise.tanh", "x, name=None", "x"),

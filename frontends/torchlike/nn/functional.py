@@ -5,6 +5,7 @@ import warnings
 
 from janusgrad.dropin import module_getattr
 from janusgrad.nn import functional as NF
+from janusgrad.surface import aliased as _aliased
 
 from .._grad_fn import tag
 from .._size import Size
@@ -16,13 +17,20 @@ tanh = FUNCTIONS["tanh"]
 _flatten = FUNCTIONS["flatten"]
 
 
-def softmax(input, dim=None, _stacklevel=3, dtype=None, *, axis=None):  # noqa: A002
-    # (dim None: the implicit one; axis: numpy's alias, as every dim)
-    return FUNCTIONS["softmax"](input, dim if axis is None else axis, dtype)
+def _numpy_aliases(fn):
+    """torchlike's ``axis=`` / ``keepdims=`` for ``dim`` / ``keepdim`` (both: torch's error)."""
+    return _aliased(fn, {"dim": "axis", "keepdim": "keepdims"})
 
 
-def log_softmax(input, dim=None, _stacklevel=3, dtype=None, *, axis=None):  # noqa: A002
-    return FUNCTIONS["log_softmax"](input, dim if axis is None else axis, dtype)
+@_numpy_aliases
+def softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
+    # (dim None: the implicit one)
+    return FUNCTIONS["softmax"](input, dim, dtype)
+
+
+@_numpy_aliases
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
+    return FUNCTIONS["log_softmax"](input, dim, dtype)
 
 
 def _legacy_reduction(size_average, reduce, reduction: str) -> str:
@@ -361,8 +369,8 @@ def tanhshrink(input):  # noqa: A002
     return _A.tanhshrink(input)
 
 
-def glu(input, dim: int = -1, *, axis=None):  # noqa: A002
-    dim = dim if axis is None else axis
+@_numpy_aliases
+def glu(input, dim: int = -1):  # noqa: A002
     nd = input.array.ndim
     if nd == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
@@ -390,32 +398,30 @@ def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool 
     return _maybe_inplace(input, inplace, _A.rrelu, lower, upper, training)
 
 
-def softmin(input, dim=None, _stacklevel: int = 3, dtype=None, *, axis=None):  # noqa: A002
-    dim = dim if axis is None else axis
+@_numpy_aliases
+def softmin(input, dim=None, _stacklevel: int = 3, dtype=None):  # noqa: A002
     if dtype is not None:
         input = input.to(dtype)
-    if dim is None:
+    if dim is None:  # (one more level: the alias wrapper's frame)
         warnings.warn("Implicit dimension choice for softmin has been deprecated. Change the "
-                      "call to include dim=X as an argument.", stacklevel=_stacklevel)
+                      "call to include dim=X as an argument.", stacklevel=_stacklevel + 1)
         nd = input.array.ndim
         dim = 0 if nd in (0, 1, 3) else 1
     return softmax(-input, dim)
 
 
-def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None,  # noqa: A002
-              *, axis=None):
-    dim = dim if axis is None else axis
+@_numpy_aliases
+def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None):  # noqa: A002
     return _NL.normalize(input, p, dim, eps)
 
 
-def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8, *, axis=None):
-    dim = dim if axis is None else axis
+@_numpy_aliases
+def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
     return _NL.cosine_similarity(x1, x2, dim, eps)
 
 
-def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False, *,
-                      keepdims=None):
-    keepdim = keepdim if keepdims is None else keepdims
+@_numpy_aliases
+def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False):
     return _NL.pairwise_distance(x1, x2, p, eps, keepdim)
 
 
