@@ -11,10 +11,12 @@ from __future__ import annotations
 import io
 import os
 import pickle
+import types
 from collections import OrderedDict
 
 from janusgrad import io as EIO
 from janusgrad.backend import to_device
+from janusgrad.dropin import public_home, shim_object
 from janusgrad.tensor import Tensor as EngineTensor
 
 from . import _dtypes
@@ -70,8 +72,25 @@ class _TorchPickler(pickle._Pickler):
     def _save_dtype(self, obj) -> None:
         self.write(pickle.GLOBAL + f"torch\n{_dtypes.to_np(obj).name}\n".encode())
 
+    def save_global(self, obj, name=None) -> None:
+        """A torchlike class (or function) under the torch name it stands for, checked to
+        lead back to it, so that real torch (and we, with or without the runner) find it."""
+        home = public_home(obj, "torch", "torchlike") if name is None else None
+        if home is None or "." in home[1]:  # (protocol 2 names no nested class)
+            return super().save_global(obj, name)
+        try:
+            found = shim_object(*home, "torchlike")
+        except AttributeError:
+            found = None
+        if found is not obj:
+            raise pickle.PicklingError(f"Can't pickle {obj!r}: it's not found as "
+                                       f"{home[0]}.{home[1]}")
+        self.write(pickle.GLOBAL + f"{home[0]}\n{home[1]}\n".encode())
+        self.memoize(obj)
+
     dispatch[_Global] = _save_stand_in
     dispatch[_dtypes.dtype] = _save_dtype
+    dispatch[types.FunctionType] = save_global
 
     def persistent_id(self, obj):
         if isinstance(obj, _Storage):
@@ -258,14 +277,38 @@ _ALLOWED = {
     ("builtins", "complex"): complex,
 }
 
-_WEIGHTS_ONLY = (
-    "Weights only load failed. In PyTorch 2.6, we changed the default value of the "
-    "`weights_only` argument in `torch.load` from `False` to `True`. Re-running "
-    "`torch.load` with `weights_only` set to `False` will likely succeed, but it "
-    "can result in arbitrary code execution. Do it only if you got the file from "
-    "a trusted source.\n Please file an issue with the following so that we can "
-    "make `weights_only=True` compatible with your use case: WeightsUnpickler "
-    "error: ")
+_UNSAFE = (
+    "In PyTorch 2.6, we changed the default value of the `weights_only` argument in "
+    "`torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to "
+    "`False` will likely succeed, but it can result in arbitrary code execution. Do it only "
+    "if you got the file from a trusted source.")
+_DOCS = ("\n\nCheck the documentation of torch.load to learn more about types accepted by "
+         "default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
+def _weights_only_message(error: str, refused_global: bool = False) -> str:
+    """torch's words around an error of its weights-only unpickler."""
+    if refused_global:
+        return ("Weights only load failed. This file can still be loaded, to do so you have "
+                "two options, \033[1mdo those steps only if you trust the source of the "
+                f"checkpoint\033[0m. \n\t(1) {_UNSAFE}\n\t(2) Alternatively, to load with "
+                "`weights_only=True` please check the recommended steps in the following "
+                f"error message.\n\tWeightsUnpickler error: {error}{_DOCS}")
+    return (f"Weights only load failed. {_UNSAFE}\nPlease file an issue with the following so "
+            "that we can make `weights_only=True` compatible with your use case: "
+            f"WeightsUnpickler error: \n\n{error}{_DOCS}")
+
+
+def _refusal(module: str, name: str) -> str:
+    """torch's weights-only refusal of global ``module.name`` (a builtin named bare)."""
+    from _compat_pickle import IMPORT_MAPPING, NAME_MAPPING
+    module, name = NAME_MAPPING.get((module, name), (IMPORT_MAPPING.get(module, module), name))
+    path = name if module == "builtins" else f"{module}.{name}"
+    return _weights_only_message(
+        f"Unsupported global: GLOBAL {path} was not an allowed global by default. Please use "
+        f"`torch.serialization.add_safe_globals([{path}])` or the "
+        f"`torch.serialization.safe_globals([{path}])` context manager to allowlist this "
+        "global if you trust this class/function.", refused_global=True)
 
 
 class _Refused(pickle.UnpicklingError):
@@ -291,13 +334,9 @@ class _TorchUnpickler(pickle.Unpickler):
         if module == "torch" and name == "device":
             return device
         if self.weights_only:
-            raise _Refused(
-                f"{_WEIGHTS_ONLY}Unsupported global: GLOBAL {module}.{name} was not an "
-                "allowed global by default.")
+            raise _Refused(_refusal(module, name))
         if module == "torch" or module.startswith("torch."):
-            import importlib
-            shim = importlib.import_module("torchlike" + module[len("torch"):])
-            return getattr(shim, name)
+            return shim_object(module, name, "torchlike")  # (a whole model's layer classes)
         return super().find_class(module, name)
 
     def persistent_load(self, pid):
@@ -339,7 +378,7 @@ def _unpickle(unpickler: pickle.Unpickler, weights_only: bool):
             raise
         if "truncated" in str(e):  # the C unpickler's words for data that ends early
             raise EOFError(str(e)) from None
-        raise pickle.UnpicklingError(f"{_WEIGHTS_ONLY}{e}") from None
+        raise pickle.UnpicklingError(_weights_only_message(str(e))) from None
 
 
 _LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
