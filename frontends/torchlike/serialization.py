@@ -8,11 +8,13 @@ torch; reading maps them back onto torchlike.
 """
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import pickle
 import types
-from collections import OrderedDict
+from _compat_pickle import IMPORT_MAPPING, NAME_MAPPING
+from collections import Counter, OrderedDict
 
 from janusgrad import io as EIO
 from janusgrad.backend import to_device
@@ -272,9 +274,10 @@ _ALLOWED = {
     ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter_with_state,
     ("torch", "Size"): Size,
     ("builtins", "set"): set,
-    ("builtins", "frozenset"): frozenset,
-    ("builtins", "slice"): slice,
     ("builtins", "complex"): complex,
+    ("builtins", "bytearray"): bytearray,
+    ("collections", "Counter"): Counter,
+    ("_codecs", "encode"): codecs.encode,  # protocol 2 writes bytes as encode(str, "latin1")
 }
 
 _UNSAFE = (
@@ -301,8 +304,6 @@ def _weights_only_message(error: str, refused_global: bool = False) -> str:
 
 def _refusal(module: str, name: str) -> str:
     """torch's weights-only refusal of global ``module.name`` (a builtin named bare)."""
-    from _compat_pickle import IMPORT_MAPPING, NAME_MAPPING
-    module, name = NAME_MAPPING.get((module, name), (IMPORT_MAPPING.get(module, module), name))
     path = name if module == "builtins" else f"{module}.{name}"
     return _weights_only_message(
         f"Unsupported global: GLOBAL {path} was not an allowed global by default. Please use "
@@ -324,6 +325,9 @@ class _TorchUnpickler(pickle.Unpickler):
         self.loaded: dict = {}
 
     def find_class(self, module: str, name: str):
+        # protocol 2 writes Python 2's names (__builtin__.set): mapped, as torch maps them
+        module, name = NAME_MAPPING.get((module, name),
+                                        (IMPORT_MAPPING.get(module, module), name))
         hit = _ALLOWED.get((module, name))
         if hit is not None:
             return hit
@@ -371,8 +375,8 @@ def _unpickle(unpickler: pickle.Unpickler, weights_only: bool):
     (a truncated one with EOFError, any other wrapped in its UnpicklingError)."""
     try:
         return unpickler.load()
-    except _Refused:
-        raise
+    except _Refused as e:
+        raise pickle.UnpicklingError(str(e)) from None  # (torch's type, by name too)
     except pickle.UnpicklingError as e:
         if not weights_only:
             raise
