@@ -19,7 +19,6 @@ import pytest
 
 import paddlelike
 import torchlike
-from janusgrad.dropin import shim_object
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -275,6 +274,7 @@ def _layer_classes():
 
 def test_every_layer_class_is_where_its_module_says():
     """pickle's look-up: the torchlike module mirroring __module__ holds the class."""
+    from janusgrad.dropin import shim_object
     for cls in _layer_classes():
         assert cls.__module__.startswith("torch.nn.modules."), cls
         assert shim_object(cls.__module__, cls.__qualname__, "torchlike") is cls
