@@ -202,6 +202,29 @@ def test_we_compute_what_real_torch_does_with_its_saved_model():
                                rtol=1e-6)
 
 
+def test_a_layer_holding_a_function_moves_both_ways():
+    """TransformerEncoderLayer keeps F.relu (an engine function): pickled by torch's name."""
+    torch = pytest.importorskip("torch")
+    torchlike.manual_seed(0)
+    ours = torchlike.nn.TransformerEncoderLayer(4, 2, 8).eval()
+    buf = io.BytesIO()
+    torchlike.save(ours, buf)
+    assert (b"ctorch.nn.functional\nrelu\n" in
+            zipfile.ZipFile(buf).read("archive/data.pkl"))
+    buf.seek(0)
+    real = torch.load(buf, weights_only=False)
+    x = np.linspace(-1, 1, 12, dtype="float32").reshape(3, 1, 4)
+    want = ours(torchlike.from_numpy(x)).detach().numpy()
+    np.testing.assert_allclose(real(torch.from_numpy(x)).detach().numpy(), want, rtol=1e-5,
+                               atol=1e-6)
+    buf = io.BytesIO()
+    torch.save(real, buf)
+    buf.seek(0)
+    back = torchlike.load(buf, weights_only=False)
+    assert back.activation is torchlike.nn.functional.relu
+    np.testing.assert_allclose(back(torchlike.from_numpy(x)).detach().numpy(), want)
+
+
 def test_weights_only_refuses_a_whole_model_as_real_torch_does():
     torch = pytest.importorskip("torch")
     buf = io.BytesIO()

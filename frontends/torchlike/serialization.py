@@ -5,10 +5,17 @@ storages by persistent id), one ``<name>/data/<key>`` record per storage, and th
 version records torch writes.  Writing emits torch's own globals
 (``torch._utils._rebuild_tensor_v2``, ``torch.FloatStorage`` ...) without importing
 torch; reading maps them back onto torchlike.
+
+A whole module pickles as torch's does (its class by torch's name,
+``torch.nn.modules.linear.Linear``, then its attribute dict, which has torch's layout), so
+each side loads the other's with ``weights_only=False``; ``weights_only=True`` (the default)
+refuses it, in torch's words.
 """
 from __future__ import annotations
 
 import codecs
+import functools
+import importlib
 import io
 import os
 import pickle
@@ -75,18 +82,11 @@ class _TorchPickler(pickle._Pickler):
         self.write(pickle.GLOBAL + f"torch\n{_dtypes.to_np(obj).name}\n".encode())
 
     def save_global(self, obj, name=None) -> None:
-        """A torchlike class (or function) under the torch name it stands for, checked to
+        """A torchlike class or function under the torch name it stands for, checked to
         lead back to it, so that real torch (and we, with or without the runner) find it."""
-        home = public_home(obj, "torch", "torchlike") if name is None else None
-        if home is None or "." in home[1]:  # (protocol 2 names no nested class)
+        home = _torch_name(obj) if name is None else None
+        if home is None:
             return super().save_global(obj, name)
-        try:
-            found = shim_object(*home, "torchlike")
-        except AttributeError:
-            found = None
-        if found is not obj:
-            raise pickle.PicklingError(f"Can't pickle {obj!r}: it's not found as "
-                                       f"{home[0]}.{home[1]}")
         self.write(pickle.GLOBAL + f"{home[0]}\n{home[1]}\n".encode())
         self.memoize(obj)
 
@@ -125,6 +125,41 @@ class _TorchPickler(pickle._Pickler):
         if isinstance(obj, device):
             return (_DEVICE, obj.__reduce__()[1])
         return NotImplemented
+
+
+# where torch keeps functions torchlike serves from the engine (F.relu on a transformer
+# layer): looked up by identity when the function's own name is not a torch one
+_FUNCTION_MODULES = ("torch.nn.functional", "torch")
+
+
+@functools.cache
+def _functions() -> dict:
+    found: dict = {}
+    for module in _FUNCTION_MODULES:
+        shim = importlib.import_module("torchlike" + module[len("torch"):])
+        for name, value in vars(shim).items():
+            if callable(value) and not name.startswith("_") and not isinstance(value, type):
+                found.setdefault(id(value), (module, name, value))
+    return found
+
+
+def _torch_name(obj) -> tuple[str, str] | None:
+    """(module, name) under which real torch (and torchlike's loader) finds ``obj``; None
+    when it is not a torchlike object (a user's class: pickled under its own name)."""
+    home = public_home(obj, "torch", "torchlike")
+    if home is not None and "." not in home[1]:  # (protocol 2 names no nested class)
+        try:
+            if shim_object(*home, "torchlike") is obj:
+                return home
+        except AttributeError:
+            pass
+    hit = _functions().get(id(obj))
+    if hit is not None and hit[2] is obj:
+        return hit[:2]
+    if home is not None:
+        raise pickle.PicklingError(f"Can't pickle {obj!r}: it's not found as "
+                                   f"{home[0]}.{home[1]}")
+    return None
 
 
 _SIZE = _Global("torch", "Size")
