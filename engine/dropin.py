@@ -79,6 +79,61 @@ def module_getattr(shim: str, public_module: str):
     return __getattr__
 
 
+def public_home(obj, public: str, shim: str) -> tuple[str, str] | None:
+    """(module, qualname) under which the public framework keeps ``obj``, a class or
+    function of the shim: its ``__module__`` when that names a public module, or its shim
+    module renamed (``torchlike.nn.modules.conv`` -> ``torch.nn.modules.conv``); None for
+    anything else. The shim serves it there (``publish``), so a pickle can name it so."""
+    module = getattr(obj, "__module__", None)
+    qualname = getattr(obj, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str):
+        return None
+    if module == shim or module.startswith(shim + "."):
+        module = public + module[len(shim):]
+    elif module != public and not module.startswith(public + "."):
+        return None
+    return module, qualname
+
+
+def shim_object(public_module: str, qualname: str, shim: str):
+    """The shim's object for a public ``module`` and ``qualname`` (as a pickle names
+    one); ``missing`` when the shim has no such module or name."""
+    obj = _import_if_module(_shim_module_name(shim, public_module))
+    if obj is None:
+        raise missing(shim, f"{public_module}.{qualname}")
+    for part in qualname.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            raise missing(shim, f"{public_module}.{qualname}")
+    return obj
+
+
+def publish(objects, public: str, shim: str) -> None:
+    """Serve each of ``objects`` (classes) from the shim module that mirrors the public
+    module its ``__module__`` names (``torch.nn.modules.linear`` -> module
+    ``torchlike.nn.modules.linear``, made when the shim has no file of that name). pickle
+    looks a class up by its ``__module__``: under the runner that import reaches the
+    shim, and the shim's loader maps a public module name onto the shim's."""
+    for obj in objects:
+        module = obj.__module__
+        if module != public and not module.startswith(public + "."):
+            continue
+        home = _shim_module_name(shim, module)
+        target = _import_if_module(home) or _made_module(shim, module)
+        target.__dict__.setdefault(obj.__name__, obj)
+
+
+def _made_module(shim: str, public_module: str) -> types.ModuleType:
+    name = _shim_module_name(shim, public_module)
+    parent, _, leaf = name.rpartition(".")
+    module = types.ModuleType(name, f"{public_module} as {shim} serves it: the classes "
+                                    "pickles name there.")
+    module.__getattr__ = module_getattr(shim, public_module)
+    sys.modules[name] = module
+    setattr(importlib.import_module(parent), leaf, module)
+    return module
+
+
 class MissingAttribute(property):
     """The stub ``stub_missing`` puts on a class for a public name it lacks."""
 

@@ -38,15 +38,28 @@ class ModuleCore:
     _POST_HOOKS = "_forward_post_hooks"
     _STORES = ("_parameters", "_buffers", "_children")  # __getattr__'s probe order
 
+    def _fresh_stores(self) -> dict:
+        """The attributes a new layer starts with, in order: the core's stores (a dialect
+        may add its framework's own, so that a pickled layer has that framework's layout
+        and loads in it)."""
+        return {"training": True, "_parameters": {}, "_buffers": {},
+                self._NON_PERSISTENT: set(), self._CHILDREN: {}, "_forward_pre_hooks": {},
+                self._POST_HOOKS: {}}
+
     def _init_stores(self) -> None:
+        self.__dict__.update(self._fresh_stores())
+
+    # ---------------------------------------------------------------- pickling
+    def __getstate__(self) -> dict:
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict) -> None:
+        """A pickled layer's attributes; the stores a pickle lacks (one written by another
+        version of the framework) start empty, as in a new layer."""
         d = self.__dict__
-        d["training"] = True
-        d["_parameters"] = {}
-        d["_buffers"] = {}
-        d[self._NON_PERSISTENT] = set()
-        d[self._CHILDREN] = {}
-        d["_forward_pre_hooks"] = {}
-        d[self._POST_HOOKS] = {}
+        d.update(state)
+        for name, value in self._fresh_stores().items():
+            d.setdefault(name, value)
 
     # ---------------------------------------------------------------- dialect policy
     def _early_error(self, role: str) -> Exception:

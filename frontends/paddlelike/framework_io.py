@@ -21,6 +21,7 @@ from janusgrad import io as EIO
 from janusgrad.backend import from_host, is_array
 from janusgrad.nn.data import any_nested as _any_nested
 from janusgrad.nn.data import map_nested as _map_nested
+from janusgrad.nn.module import ModuleCore
 from janusgrad.tensor import Tensor as _EngineTensor
 
 from .device import expected_device
@@ -53,6 +54,16 @@ def _is_state_dict(obj) -> bool:
     return True
 
 
+class _Pickler(pickle.Pickler):
+    """paddle's pickler: a layer anywhere in the object is refused as it is met (so a path
+    given is left an empty file, as paddle leaves it)."""
+
+    def reducer_override(self, obj):
+        if isinstance(obj, ModuleCore):
+            raise ValueError("paddle do not support saving `paddle.nn.Layer` object.")
+        return NotImplemented
+
+
 def save(obj, path, protocol: int = 4, **configs) -> None:
     if not isinstance(protocol, int):
         raise ValueError(f"The 'protocol' MUST be `int`, but received {type(protocol)}")
@@ -79,9 +90,9 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
         if dirname and not os.path.exists(dirname):
             os.makedirs(dirname, exist_ok=True)
         with open(path, "wb") as f:
-            pickle.dump(data, f, protocol=protocol)
+            _Pickler(f, protocol).dump(data)
     else:
-        pickle.dump(data, path, protocol=protocol)
+        _Pickler(path, protocol).dump(data)
 
 
 def _is_name_array_pair(obj) -> bool:

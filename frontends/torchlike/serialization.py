@@ -5,16 +5,27 @@ storages by persistent id), one ``<name>/data/<key>`` record per storage, and th
 version records torch writes.  Writing emits torch's own globals
 (``torch._utils._rebuild_tensor_v2``, ``torch.FloatStorage`` ...) without importing
 torch; reading maps them back onto torchlike.
+
+A whole module pickles as torch's does (its class by torch's name,
+``torch.nn.modules.linear.Linear``, then its attribute dict, which has torch's layout), so
+each side loads the other's with ``weights_only=False``; ``weights_only=True`` (the default)
+refuses it, in torch's words.
 """
 from __future__ import annotations
 
+import codecs
+import functools
+import importlib
 import io
 import os
 import pickle
-from collections import OrderedDict
+import types
+from _compat_pickle import IMPORT_MAPPING, NAME_MAPPING
+from collections import Counter, OrderedDict
 
 from janusgrad import io as EIO
 from janusgrad.backend import to_device
+from janusgrad.dropin import public_home, shim_object
 from janusgrad.tensor import Tensor as EngineTensor
 
 from . import _dtypes
@@ -70,8 +81,18 @@ class _TorchPickler(pickle._Pickler):
     def _save_dtype(self, obj) -> None:
         self.write(pickle.GLOBAL + f"torch\n{_dtypes.to_np(obj).name}\n".encode())
 
+    def save_global(self, obj, name=None) -> None:
+        """A torchlike class or function under the torch name it stands for, checked to
+        lead back to it, so that real torch (and we, with or without the runner) find it."""
+        home = _torch_name(obj) if name is None else None
+        if home is None:
+            return super().save_global(obj, name)
+        self.write(pickle.GLOBAL + f"{home[0]}\n{home[1]}\n".encode())
+        self.memoize(obj)
+
     dispatch[_Global] = _save_stand_in
     dispatch[_dtypes.dtype] = _save_dtype
+    dispatch[types.FunctionType] = save_global
 
     def persistent_id(self, obj):
         if isinstance(obj, _Storage):
@@ -104,6 +125,41 @@ class _TorchPickler(pickle._Pickler):
         if isinstance(obj, device):
             return (_DEVICE, obj.__reduce__()[1])
         return NotImplemented
+
+
+# where torch keeps functions torchlike serves from the engine (F.relu on a transformer
+# layer): looked up by identity when the function's own name is not a torch one
+_FUNCTION_MODULES = ("torch.nn.functional", "torch")
+
+
+@functools.cache
+def _functions() -> dict:
+    found: dict = {}
+    for module in _FUNCTION_MODULES:
+        shim = importlib.import_module("torchlike" + module[len("torch"):])
+        for name, value in vars(shim).items():
+            if callable(value) and not name.startswith("_") and not isinstance(value, type):
+                found.setdefault(id(value), (module, name, value))
+    return found
+
+
+def _torch_name(obj) -> tuple[str, str] | None:
+    """(module, name) under which real torch (and torchlike's loader) finds ``obj``; None
+    when it is not a torchlike object (a user's class: pickled under its own name)."""
+    home = public_home(obj, "torch", "torchlike")
+    if home is not None and "." not in home[1]:  # (protocol 2 names no nested class)
+        try:
+            if shim_object(*home, "torchlike") is obj:
+                return home
+        except AttributeError:
+            pass
+    hit = _functions().get(id(obj))
+    if hit is not None and hit[2] is obj:
+        return hit[:2]
+    if home is not None:
+        raise pickle.PicklingError(f"Can't pickle {obj!r}: it's not found as "
+                                   f"{home[0]}.{home[1]}")
+    return None
 
 
 _SIZE = _Global("torch", "Size")
@@ -253,19 +309,42 @@ _ALLOWED = {
     ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter_with_state,
     ("torch", "Size"): Size,
     ("builtins", "set"): set,
-    ("builtins", "frozenset"): frozenset,
-    ("builtins", "slice"): slice,
     ("builtins", "complex"): complex,
+    ("builtins", "bytearray"): bytearray,
+    ("collections", "Counter"): Counter,
+    ("_codecs", "encode"): codecs.encode,  # protocol 2 writes bytes as encode(str, "latin1")
 }
 
-_WEIGHTS_ONLY = (
-    "Weights only load failed. In PyTorch 2.6, we changed the default value of the "
-    "`weights_only` argument in `torch.load` from `False` to `True`. Re-running "
-    "`torch.load` with `weights_only` set to `False` will likely succeed, but it "
-    "can result in arbitrary code execution. Do it only if you got the file from "
-    "a trusted source.\n Please file an issue with the following so that we can "
-    "make `weights_only=True` compatible with your use case: WeightsUnpickler "
-    "error: ")
+_UNSAFE = (
+    "In PyTorch 2.6, we changed the default value of the `weights_only` argument in "
+    "`torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to "
+    "`False` will likely succeed, but it can result in arbitrary code execution. Do it only "
+    "if you got the file from a trusted source.")
+_DOCS = ("\n\nCheck the documentation of torch.load to learn more about types accepted by "
+         "default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
+def _weights_only_message(error: str, refused_global: bool = False) -> str:
+    """torch's words around an error of its weights-only unpickler."""
+    if refused_global:
+        return ("Weights only load failed. This file can still be loaded, to do so you have "
+                "two options, \033[1mdo those steps only if you trust the source of the "
+                f"checkpoint\033[0m. \n\t(1) {_UNSAFE}\n\t(2) Alternatively, to load with "
+                "`weights_only=True` please check the recommended steps in the following "
+                f"error message.\n\tWeightsUnpickler error: {error}{_DOCS}")
+    return (f"Weights only load failed. {_UNSAFE}\nPlease file an issue with the following so "
+            "that we can make `weights_only=True` compatible with your use case: "
+            f"WeightsUnpickler error: \n\n{error}{_DOCS}")
+
+
+def _refusal(module: str, name: str) -> str:
+    """torch's weights-only refusal of global ``module.name`` (a builtin named bare)."""
+    path = name if module == "builtins" else f"{module}.{name}"
+    return _weights_only_message(
+        f"Unsupported global: GLOBAL {path} was not an allowed global by default. Please use "
+        f"`torch.serialization.add_safe_globals([{path}])` or the "
+        f"`torch.serialization.safe_globals([{path}])` context manager to allowlist this "
+        "global if you trust this class/function.", refused_global=True)
 
 
 class _Refused(pickle.UnpicklingError):
@@ -281,6 +360,9 @@ class _TorchUnpickler(pickle.Unpickler):
         self.loaded: dict = {}
 
     def find_class(self, module: str, name: str):
+        # protocol 2 writes Python 2's names (__builtin__.set): mapped, as torch maps them
+        module, name = NAME_MAPPING.get((module, name),
+                                        (IMPORT_MAPPING.get(module, module), name))
         hit = _ALLOWED.get((module, name))
         if hit is not None:
             return hit
@@ -291,13 +373,9 @@ class _TorchUnpickler(pickle.Unpickler):
         if module == "torch" and name == "device":
             return device
         if self.weights_only:
-            raise _Refused(
-                f"{_WEIGHTS_ONLY}Unsupported global: GLOBAL {module}.{name} was not an "
-                "allowed global by default.")
+            raise _Refused(_refusal(module, name))
         if module == "torch" or module.startswith("torch."):
-            import importlib
-            shim = importlib.import_module("torchlike" + module[len("torch"):])
-            return getattr(shim, name)
+            return shim_object(module, name, "torchlike")  # (a whole model's layer classes)
         return super().find_class(module, name)
 
     def persistent_load(self, pid):
@@ -332,14 +410,14 @@ def _unpickle(unpickler: pickle.Unpickler, weights_only: bool):
     (a truncated one with EOFError, any other wrapped in its UnpicklingError)."""
     try:
         return unpickler.load()
-    except _Refused:
-        raise
+    except _Refused as e:
+        raise pickle.UnpicklingError(str(e)) from None  # (torch's type, by name too)
     except pickle.UnpicklingError as e:
         if not weights_only:
             raise
         if "truncated" in str(e):  # the C unpickler's words for data that ends early
             raise EOFError(str(e)) from None
-        raise pickle.UnpicklingError(f"{_WEIGHTS_ONLY}{e}") from None
+        raise pickle.UnpicklingError(_weights_only_message(str(e))) from None
 
 
 _LEGACY_MAGIC = 0x1950A86A20F9469CFC6C

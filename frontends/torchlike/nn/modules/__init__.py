@@ -1,6 +1,8 @@
 """torch.nn.modules."""
 from __future__ import annotations
 
+from janusgrad.dropin import publish as _publish
+
 from .attention import (
     LayerNorm,
     MultiheadAttention,
@@ -104,3 +106,7 @@ __all__ += [
     "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
     "TransformerEncoderLayer",
 ]
+
+# pickle finds a layer class by its __module__ (torch.nn.modules.linear ...): serve each
+# from torchlike's module of that name (under the runner, `torch.` imports reach it)
+_publish([globals()[_name] for _name in __all__], "torch", "torchlike")

@@ -385,3 +385,12 @@ class Transformer(Module):
         from ... import _creation as C
         like = C.empty((1,), dtype=dtype, device=device)
         return NA.causal_float_mask(like, sz)
+
+
+# the modules torch defines them in (where its pickles name them)
+LayerNorm.__module__ = RMSNorm.__module__ = "torch.nn.modules.normalization"
+NonDynamicallyQuantizableLinear.__module__ = "torch.nn.modules.linear"
+MultiheadAttention.__module__ = "torch.nn.modules.activation"
+for _cls in (Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer,
+             TransformerDecoderLayer):
+    _cls.__module__ = "torch.nn.modules.transformer"

@@ -286,3 +286,10 @@ class Fold(Module):
     def extra_repr(self) -> str:
         return (f"output_size={self.output_size}, kernel_size={self.kernel_size}, "
                 f"dilation={self.dilation}, padding={self.padding}, stride={self.stride}")
+
+
+# the modules torch defines them in (where its pickles name them)
+for _cls in (Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d,
+             LazyConv1d, LazyConv2d, LazyConv3d):
+    _cls.__module__ = "torch.nn.modules.conv"
+Fold.__module__ = Unfold.__module__ = "torch.nn.modules.fold"

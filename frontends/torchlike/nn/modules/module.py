@@ -46,6 +46,19 @@ class Module(ModuleCore):
                             f"but {len(args) + 1} were given")
         self._init_stores()
 
+    def _fresh_stores(self) -> dict:
+        """torch's attributes of a new module, in its order (a pickled module then loads in
+        torch); the hook tables torchlike does not run stay empty."""
+        o = OrderedDict
+        return {"training": True, "_parameters": {}, "_buffers": {},
+                "_non_persistent_buffers_set": set(), "_backward_pre_hooks": o(),
+                "_backward_hooks": o(), "_is_full_backward_hook": None,
+                "_forward_hooks": o(), "_forward_hooks_with_kwargs": o(),
+                "_forward_hooks_always_called": o(), "_forward_pre_hooks": o(),
+                "_forward_pre_hooks_with_kwargs": o(), "_state_dict_hooks": o(),
+                "_state_dict_pre_hooks": o(), "_load_state_dict_pre_hooks": o(),
+                "_load_state_dict_post_hooks": o(), "_modules": {}}
+
     # ------------------------------------------------------------ calling
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
@@ -253,11 +266,6 @@ class Module(ModuleCore):
                 main += "\n  " + "\n  ".join(lines) + "\n"
         return main + ")"
 
-    def __setstate__(self, state) -> None:
-        self.__dict__.update(state)
-
-    def __getstate__(self):
-        return self.__dict__.copy()
 
 
 Module.__module__ = "torch.nn.modules.module"

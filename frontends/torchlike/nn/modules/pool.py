@@ -278,3 +278,10 @@ __all__ = [
     "ReplicationPad3d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad1d",
     "ZeroPad2d", "ZeroPad3d",
 ]
+
+# the modules torch defines them in (where its pickles name them)
+for _name in __all__:
+    globals()[_name].__module__ = "torch.nn.modules." + (
+        "padding" if "Pad" in _name else "upsampling" if "Upsampl" in _name
+        else "pixelshuffle" if "PixelU" in _name or "PixelS" in _name
+        else "channelshuffle" if _name == "ChannelShuffle" else "pooling")

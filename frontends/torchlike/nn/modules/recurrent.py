@@ -102,6 +102,16 @@ class RNNBase(Module):
     def _flat_weights(self) -> list:
         return [getattr(self, n, None) for n in self._flat_weights_names]
 
+    # torch keeps the weights' list as an attribute, pickles it and rebuilds from it
+    def __getstate__(self) -> dict:
+        state = super().__getstate__()
+        state["_flat_weights"] = self._flat_weights
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        super().__setstate__({k: v for k, v in state.items()
+                              if k not in ("_flat_weights", "_flat_weight_refs")})
+
     @property
     def all_weights(self) -> list:
         return [[getattr(self, n) for n in names] for names in self._all_weights]
@@ -353,3 +363,6 @@ class LSTMCell(RNNCellBase):
 
 
 __all__ = ["RNNBase", "RNN", "GRU", "LSTM", "RNNCellBase", "RNNCell", "GRUCell", "LSTMCell"]
+
+for _name in __all__:  # the module torch defines them in (where its pickles name them)
+    globals()[_name].__module__ = "torch.nn.modules.rnn"
