@@ -155,13 +155,24 @@ def test_integer_reductions_accumulate_in_int64():
 
 
 @pytest.mark.parametrize("fn", [reduce.mean, reduce.var, reduce.std, reduce.norm,
-                                lambda x: reduce.softmax(x, 0), reduce.logsumexp])
+                                reduce.logsumexp])
 def test_integer_inputs_give_default_float(fn):
     assert fn(t([1, 2, 4], np.int64)).array.dtype == np.float32
 
 
-def test_max_min_are_amax_amin():
-    assert reduce.max is reduce.amax and reduce.min is reduce.amin
+def test_softmax_refuses_integer_inputs():
+    # both frameworks' softmax kernels are floating only (issue 22 §3): no silent cast
+    with pytest.raises(Exception, match="floating point"):
+        reduce.softmax(t([1, 2, 4], np.int64), 0)
+
+
+@pytest.mark.parametrize("whole, along", [(reduce.max, reduce.amax), (reduce.min, reduce.amin)])
+def test_whole_max_min_share_ties_as_amax_amin_but_send_the_gradient_to_nan(whole, along):
+    ties = [[1.0, 3.0, 3.0], [0.0, 3.0, -1.0]]
+    np.testing.assert_array_equal(grad_of(whole, ties), grad_of(along, ties))
+    with_nan = [1.0, np.nan, 3.0]
+    np.testing.assert_array_equal(grad_of(whole, with_nan), [0.0, 1.0, 0.0])
+    assert np.isnan(grad_of(along, with_nan)).all()
 
 
 # ---------------------------------------------------------------- gradients at special points
