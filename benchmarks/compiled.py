@@ -159,7 +159,7 @@ def report(systems, names, samples: dict, status: dict, first: dict, backend, th
              *R.machine(), "", f"Threads: {threads}. Clock: {clock}. torch.compile's backend: "
              f"{backend or 'inductor (its default)'}; C compiler: {_gcc()}. "
              "paddle.jit.to_static with its defaults (full_graph=False). torchlike.compile "
-             "and paddlelike.jit.to_static: janusgrad.trace (trace and replay).", ""]
+             "and paddlelike.jit.to_static: janusgrad.transforms.trace (trace and replay).", ""]
     lines += [f"- {n}: {WORKLOADS[n][0]}" for n in names]
     lines += ["", "Steady state: medians (min–max) of interleaved rounds after the first "
               "calls; one sample is the mean of the workload's inner iterations.", "",

@@ -173,8 +173,9 @@ def check_gradients(workers: dict, names, smoke: bool, tmp: Path, notes: list) -
                         f"{a.shape} vs numpy {b.shape}, max error {err:.3g} > {bound:.3g}")
             status[system, name] = "ok"
             if reply.get("engine_grad"):
-                notes.append(f"{system} {name}: grad() taken from engine.autograd.run_backward "
-                             "(the frontend's grad() is not there yet)")
+                notes.append(f"{system} {name}: grad() taken from "
+                             "janusgrad.core.autograd.run_backward (the frontend's grad() is "
+                             "not there yet)")
             print(f"  gradients {name:9s} {system:10s} ok", flush=True)
     return status
 

@@ -55,7 +55,7 @@ def _EngineGrad(base):  # noqa: N802 - a class factory
             try:
                 return base.grad(self, out, x, create_graph)
             except (NotImplementedError, AttributeError):
-                from janusgrad.autograd import prepare_seeds, run_backward
+                from janusgrad.core.autograd import prepare_seeds, run_backward
                 self.fallback = True
                 seeds = prepare_seeds([out], [None])
                 return run_backward([out], seeds, create_graph, create_graph, [x], False)[0]
@@ -112,7 +112,7 @@ def _compile_stats(system: str, workload) -> dict | None:
     """What the compiler did: for ours, the Compiled objects' counters (found in the workload
     and the objects it holds, two levels down); for real torch, dynamo's graph counters."""
     if system in ("torchlike", "paddlelike"):
-        from janusgrad.trace import Compiled
+        from janusgrad.transforms.trace import Compiled
         found, seen, level = {}, set(), [workload]
         for _ in range(3):
             nxt = []

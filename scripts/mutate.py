@@ -1,6 +1,6 @@
 """Mutation testing of the engine's derivative and reduction code (not run in CI: slow).
 
-Each mutant changes one thing in one function of engine/ops (a ``*_vjp`` / ``*_raw`` rule,
+Each mutant changes one thing in one function of engine/janusgrad/ops (a ``*_vjp`` / ``*_raw`` rule,
 a lambda given to ``defop``, or a reduction helper: ``_spread*``, ``_with_kept_axes``,
 ``_filled``, ``expand_reduced``, ...): ``+``<->``-``, ``*``<->``/``, a comparison loosened
 or tightened, a numeric constant changed, a unary minus dropped, a call of one argument
@@ -48,14 +48,14 @@ PLANTED = {
     # a replay hands out the tensor of the trace's constant itself: one caller's in-place
     # change shows in every later call's result
     "trace-shared-constant": (
-        "engine/trace/replay.py",
+        "engine/janusgrad/transforms/trace/replay.py",
         "        return type(k[1]).wrap(k[1].array.copy())\n",
         "        return k[1]\n",
         ["tests/test_trace_breaks.py"]),
     # the one-node backward gives two leaves the one gradient array the rule returned for
     # both (add's): an in-place change of one leaf's .grad changes the other's
     "one-node-shared-grad": (
-        "engine/autograd.py",
+        "engine/janusgrad/core/autograd.py",
         "            if grads[j] is gi:  # one array sent to two leaves: each its own\n",
         "            if False:\n",
         ["tests/test_autograd_engine.py"]),
@@ -205,7 +205,7 @@ def run_planted(names, timeout: float, list_only: bool) -> int:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--file", default="reduce.py", help="a file under engine/ops")
+    ap.add_argument("--file", default="reduce.py", help="a file under engine/janusgrad/ops")
     ap.add_argument("--sample", type=int, default=20, help="mutants to run (0: all)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant")
@@ -218,7 +218,7 @@ def main(argv=None):
         return run_planted(args.planted or list(PLANTED), args.timeout, args.list)
     source = (REPO / "engine" / "ops" / args.file).read_text()
     found = list(mutants(source))
-    print(f"{len(found)} mutants in engine/ops/{args.file}")
+    print(f"{len(found)} mutants in engine/janusgrad/ops/{args.file}")
     if args.list:
         for desc, _ in found:
             print("  ", desc)
@@ -230,7 +230,7 @@ def main(argv=None):
     try:
         for i, (desc, text) in enumerate(chosen, 1):
             t0 = time.perf_counter()
-            verdict = run_mutant(root, f"engine/ops/{args.file}", text, args.tests,
+            verdict = run_mutant(root, f"engine/janusgrad/ops/{args.file}", text, args.tests,
                                  args.timeout)
             print(f"[{i}/{len(chosen)}] {verdict:9s} {time.perf_counter() - t0:5.0f}s  {desc}",
                   flush=True)

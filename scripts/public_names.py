@@ -12,7 +12,7 @@ import importlib
 import inspect
 import sys
 
-from janusgrad.dropin import MissingAttribute
+from janusgrad.host.dropin import MissingAttribute
 
 # the modules of each frontend whose names scripts reach (torch.X, torch.nn.X ...)
 MODULES = {

@@ -19,7 +19,7 @@ import weakref
 import numpy as np
 import scipy.special
 
-from janusgrad import backend
+from janusgrad.array import backend
 
 # numpy names the engine may use through xp_of(); cupy has each of them (see
 # tests/test_backend_dispatch.py, which checks that against an installed cupy).

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from janusgrad import Tensor, backend
-from janusgrad.autograd import run_backward
+from janusgrad import Tensor
+from janusgrad.array import backend
+from janusgrad.core.autograd import run_backward
 
 EPS = 1e-6
 

@@ -10,9 +10,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from janusgrad import Tensor
-from janusgrad.autograd import backward
-from janusgrad.hooks import register_hook
-from janusgrad.mode import no_grad
+from janusgrad.core.autograd import backward
+from janusgrad.core.hooks import register_hook
+from janusgrad.core.mode import no_grad
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import linalg as L
 from janusgrad.ops import reduce as R

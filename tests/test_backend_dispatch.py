@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from janusgrad import Tensor, backend
+from janusgrad import Tensor
+from janusgrad.array import backend
 from janusgrad.ops import elementwise as E
 
 from . import fake_gpu

@@ -65,7 +65,7 @@ def test_the_gpu_workloads_run_on_a_device_and_agree_with_numpy():
 
     import torchlike
     from benchmarks import workloads as W
-    from janusgrad import backend
+    from janusgrad.array import backend
 
     from .fake_gpu import FakeGpuArray, installed
 

@@ -29,11 +29,11 @@ def _switch_restored():
 
 @pytest.fixture
 def tracer_live():
-    """Skip while janusgrad.trace is the skeleton that runs every call eagerly."""
+    """Skip while janusgrad.transforms.trace is the skeleton that runs every call eagerly."""
     probe = paddlelike.jit.to_static(lambda x: x * 2)
     probe(paddlelike.ones([2]))
     if probe.stats["traces"] == 0:
-        pytest.skip("janusgrad.trace does not trace yet (skeleton)")
+        pytest.skip("janusgrad.transforms.trace does not trace yet (skeleton)")
 
 
 # ---------------------------------------------------------------- signatures and forms

@@ -35,11 +35,11 @@ def _fresh():
 
 @pytest.fixture
 def tracer_live():
-    """Skip while janusgrad.trace is the skeleton that runs every call eagerly."""
+    """Skip while janusgrad.transforms.trace is the skeleton that runs every call eagerly."""
     probe = torchlike.compile(lambda x: x * 2)
     probe(torchlike.ones(2))
     if probe.stats["traces"] == 0:
-        pytest.skip("janusgrad.trace does not trace yet (skeleton)")
+        pytest.skip("janusgrad.transforms.trace does not trace yet (skeleton)")
 
 
 def _np(t):

@@ -342,7 +342,7 @@ def test_the_paddle_table_is_what_real_paddle_does(case, paddle_outcomes,
 
 # ------------------------------------------------------------------ the engine's check
 def test_check_layout_names_the_rule_each_layout_breaks():
-    from janusgrad import io as EIO
+    from janusgrad.host import io as EIO
     E = EIO.LayoutError
     for args, reason in [((16, 4, 0, (5,), (1,)), E.BOUNDS), ((16, 4, -1, (1,), (1,)), E.OFFSET),
                          ((16, 4, 3, (2,), (-1,)), E.EXTENT), ((16, 4, 0, (-1,), (1,)), E.NUMEL),

@@ -1,5 +1,5 @@
 """Gradients made with create_graph=True are linked as each framework links them (issue 14
-§4; engine.links): whether the gradient requires grad and is a leaf, and what a backward
+§4; janusgrad.core.links): whether the gradient requires grad and is a leaf, and what a backward
 through it leaves in x.grad (None, zeros or a value), against the real frameworks."""
 import numpy as np
 import pytest

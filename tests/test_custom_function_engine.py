@@ -1,4 +1,4 @@
-"""engine.function: custom functions as graph nodes, checked against finite differences.
+"""janusgrad.core.function: custom functions as graph nodes, checked against finite differences.
 
 The functions here are written against the engine alone (a minimal Context
 subclass); the dialects' versions are tested in test_custom_function_*.py.
@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from janusgrad import Tensor
-from janusgrad.autograd import backward, run_backward
-from janusgrad.function import Context, FunctionOp, apply
-from janusgrad.mode import no_grad
+from janusgrad.core.autograd import backward, run_backward
+from janusgrad.core.function import Context, FunctionOp, apply
+from janusgrad.core.mode import no_grad
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import reduce as R
 
@@ -268,7 +268,7 @@ def test_needs_input_grad_and_no_node_without_grad():
 
 
 def test_forward_runs_without_grad_and_backward_without_graph_by_default():
-    from janusgrad.mode import state
+    from janusgrad.core.mode import state
     modes = []
 
     def fwd(ctx, x):

@@ -1,10 +1,10 @@
 """Factories, indexing and in-place changes on a device array type that is not numpy's.
 
-Every op spec of engine/ops/index.py and engine/inplace.py runs on FakeGpuArray inputs
-(tests/fake_gpu.py) with its forward value and gradients staying on the device; the
-factories of engine/ops/creation.py create on the device they are given; index arrays
-from the host are copied to the device, and arrays of another device are refused with
-the dialect's device error."""
+Every op spec of engine/janusgrad/ops/index.py and engine/janusgrad/core/inplace.py runs on
+FakeGpuArray inputs (tests/fake_gpu.py) with its forward value and gradients staying on
+the device; the factories of engine/janusgrad/ops/creation.py create on the device they
+are given; index arrays from the host are copied to the device, and arrays of another
+device are refused with the dialect's device error."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,15 +13,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from janusgrad import SPECS, Dialect, Tensor, backend, inplace
-from janusgrad.autograd import run_backward
+from janusgrad import SPECS, Dialect, Tensor
+from janusgrad.array import backend
+from janusgrad.core import inplace
+from janusgrad.core.autograd import run_backward
 from janusgrad.ops import creation as C
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import index as I
 
 from .fake_gpu import FakeGpuArray, installed
 
-_MODULES = ("janusgrad.ops.index", "janusgrad.inplace", "janusgrad.ops.creation")
+_MODULES = ("janusgrad.ops.index", "janusgrad.core.inplace", "janusgrad.ops.creation")
 MINE = [s for s in SPECS if getattr(s.fn, "__module__", None) in _MODULES]
 GPU = backend.Device("gpu", 0)
 

@@ -11,16 +11,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from janusgrad import Tensor, backend
-from janusgrad import functional as F
-from janusgrad import io as EIO
-from janusgrad import printing as P
-from janusgrad.autograd import backward, grad
-from janusgrad.function import Context, FunctionOp, apply
-from janusgrad.gradcheck import GradcheckError, gradcheck, gradgradcheck
-from janusgrad.hooks import register_hook, retain_grad
+from janusgrad import Tensor
+from janusgrad.array import backend
+from janusgrad.core.autograd import backward, grad
+from janusgrad.core.function import Context, FunctionOp, apply
+from janusgrad.core.hooks import register_hook, retain_grad
+from janusgrad.host import io as EIO
+from janusgrad.host import printing as P
 from janusgrad.ops import elementwise as E
 from janusgrad.testing import assert_gradients
+from janusgrad.transforms import functional as F
+from janusgrad.transforms.gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 from .fake_gpu import FakeGpuArray, installed
 
@@ -108,7 +109,7 @@ def test_hooks_see_and_replace_device_gradients():
 
 
 def test_anomaly_nan_check_runs_on_device_gradients():
-    from janusgrad import anomaly
+    from janusgrad.core import anomaly
     x = dev([0.0], requires_grad=True)
     anomaly.set_enabled(True)
     try:
@@ -269,7 +270,7 @@ def test_frontends_print_a_long_device_tensor_copying_only_the_shown_edges():
     """Printing a summarised device tensor copies only its edge items to the host."""
     import paddlelike
     import torchlike
-    from janusgrad import backend
+    from janusgrad.array import backend
 
     copied = []
     with installed() as fake:

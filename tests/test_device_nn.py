@@ -13,9 +13,10 @@ import math
 import numpy as np
 import pytest
 
-from janusgrad import Tensor, backend
+from janusgrad import Tensor
 from janusgrad import distributions as D
-from janusgrad.autograd import backward
+from janusgrad.array import backend
+from janusgrad.core.autograd import backward
 from janusgrad.nn import data as ND
 from janusgrad.nn import functional as NF
 from janusgrad.nn import init as NI

@@ -15,7 +15,7 @@ import pytest
 
 import paddlelike
 import torchlike
-from janusgrad import backend
+from janusgrad.array import backend
 
 from .fake_gpu import FakeGpuArray, installed
 

@@ -1,6 +1,6 @@
 """The reduce, shape and linalg ops on a device array type that is not numpy's.
 
-Every op spec defined in engine/ops/{reduce,shape,linalg}.py runs on FakeGpuArray inputs
+Every op spec defined in engine/janusgrad/ops/{reduce,shape,linalg}.py runs on FakeGpuArray inputs
 (tests/fake_gpu.py): its forward value must stay on the device and match the numpy
 reference, and its gradients (first order) must stay on the device too."""
 from __future__ import annotations
@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from janusgrad import SPECS, Tensor, backend
-from janusgrad.autograd import run_backward
+from janusgrad import SPECS, Tensor
+from janusgrad.array import backend
+from janusgrad.core.autograd import run_backward
 
 from .fake_gpu import FakeGpuArray, installed
 

@@ -1,4 +1,4 @@
-"""dtype promotion (engine.dtypes) and the dtypes of op results.
+"""dtype promotion (janusgrad.array.dtypes) and the dtypes of op results.
 
 The explicit rules come from the issue; the differential test checks the whole
 grid of dtypes, ranks and Python scalars against real torch when it is installed.
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from janusgrad import Dialect, Tensor
-from janusgrad.backend import DTYPES
-from janusgrad.dtypes import DIM, SCALAR, ZERO_DIM, PromotionError, result_type
+from janusgrad.array.backend import DTYPES
+from janusgrad.array.dtypes import DIM, SCALAR, ZERO_DIM, PromotionError, result_type
 from janusgrad.ops.elementwise import add, div, mul
 
 D = DTYPES

@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from janusgrad import Tensor
-from janusgrad.autograd import backward
-from janusgrad.inplace import update
-from janusgrad.mode import no_grad
+from janusgrad.core.autograd import backward
+from janusgrad.core.inplace import update
+from janusgrad.core.mode import no_grad
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import reduce as R
 
@@ -31,7 +31,7 @@ def _leaf(values) -> Tensor:
 
 
 def test_a_node_with_many_consumers_gets_the_sum_and_nobody_s_gradient_changes():
-    from janusgrad.hooks import register_hook
+    from janusgrad.core.hooks import register_hook
     x = _leaf([1.0, 2.0, 3.0])
     h = E.mul(x, 2.0)  # a node whose output feeds four consumers
     # add passes its incoming gradient on as it is: h's first gradient is the very object
@@ -126,7 +126,7 @@ def test_a_gradient_sent_to_a_node_and_a_leaf_never_makes_two_leaves_share_an_ar
 
 
 def test_a_retained_non_leaf_grad_and_a_leaf_grad_are_not_one_array():
-    from janusgrad.hooks import retain_grad
+    from janusgrad.core.hooks import retain_grad
     x = _leaf([1.0, 2.0])
     y = E.mul(x, 3.0)
     retain_grad(y)
@@ -213,7 +213,7 @@ def test_rules_on_arrays_give_the_tensor_bits_on_mixed_and_number_operands(case)
 
 
 def test_hooks_and_retained_grads_see_tensors_on_the_array_path():
-    from janusgrad.hooks import register_hook, retain_grad
+    from janusgrad.core.hooks import register_hook, retain_grad
 
     def make():
         x = _leaf([1.0, -2.0, 3.0])
@@ -251,7 +251,7 @@ def test_x_times_a_float_keeps_only_the_float(fn):
 
 
 def test_a_change_after_the_node_is_still_caught_when_later_nodes_exist():
-    from janusgrad.inplace import update
+    from janusgrad.core.inplace import update
     x = _leaf([1.0, 2.0])
     a = E.mul(x, 2.0)
     b = E.sin(a)  # saves a
@@ -279,7 +279,7 @@ _UNRECORDED = {
 
 @pytest.mark.parametrize("case", list(_UNRECORDED))
 def test_fast_paths_under_no_grad_and_inference_mode(case):
-    from janusgrad.mode import InferenceMode
+    from janusgrad.core.mode import InferenceMode
     f, x = _UNRECORDED[case], _leaf([1.0, 2.0])
     with no_grad():
         out = f(x)
@@ -292,7 +292,7 @@ def test_fast_paths_under_no_grad_and_inference_mode(case):
 
 
 def _graph_nodes(*roots):
-    from janusgrad.tensor import Node
+    from janusgrad.core.tensor import Node
     seen, stack = {}, [t.node for t in roots if t.node is not None]
     while stack:
         n = stack.pop()
@@ -307,7 +307,7 @@ def test_every_node_is_made_after_the_nodes_of_its_inputs():
     topological order only while every node is made after its parents, whatever made it
     (ops, a custom function with two outputs, an in-place change of a view, create_graph)."""
     import torchlike as torch
-    from janusgrad.tensor import Node
+    from janusgrad.core.tensor import Node
 
     class TwoOut(torch.autograd.Function):
         @staticmethod

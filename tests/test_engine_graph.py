@@ -11,8 +11,8 @@ import pytest
 
 import janusgrad
 from janusgrad import Dialect, Tensor, record
-from janusgrad.autograd import run_backward
-from janusgrad.mode import enable_grad, no_grad
+from janusgrad.core.autograd import run_backward
+from janusgrad.core.mode import enable_grad, no_grad
 from janusgrad.ops import OpDef
 from janusgrad.ops.elementwise import add, cos, exp, floor_divide, mul, pow, sin
 from janusgrad.ops.reduce import sum
@@ -373,7 +373,7 @@ def test_backward_with_inputs_accumulates_only_into_them():
 def test_a_seed_that_requires_grad_stays_in_the_graph_when_sent_to_two_inputs():
     """d/dz of <d(x^3)/dx seeded by z, ...>: mul(x, x) sends one gradient object to both
     inputs; copying it there would cut the seed z out of the graph (gave 4, not 12)."""
-    from janusgrad.autograd import grad
+    from janusgrad.core.autograd import grad
     x = leaf(2.0)
     (g,) = grad([mul(mul(x, x), x)], [x], create_graph=True)
     z = leaf(0.0)

@@ -1,4 +1,4 @@
-"""engine.nn and engine.io: the framework-neutral pieces both dialects bind to."""
+"""engine.nn and janusgrad.host.io: the framework-neutral pieces both dialects bind to."""
 from __future__ import annotations
 
 import math
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from janusgrad import Tensor
-from janusgrad import io as EIO
+from janusgrad.host import io as EIO
 from janusgrad.nn import data as ND
 from janusgrad.nn import functional as NF
 from janusgrad.nn import init as NI

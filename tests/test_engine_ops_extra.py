@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from janusgrad import Dialect, Tensor
-from janusgrad.autograd import run_backward
+from janusgrad.core.autograd import run_backward
 from janusgrad.ops import creation, index, linalg, reduce, shape
 
 from .gradcheck import check_first_order, check_second_order

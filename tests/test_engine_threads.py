@@ -7,7 +7,7 @@ import numpy as np
 
 import janusgrad
 from janusgrad import Tensor
-from janusgrad.mode import is_grad_enabled, no_grad
+from janusgrad.core.mode import is_grad_enabled, no_grad
 from janusgrad.ops.elementwise import exp, mul
 from janusgrad.ops.reduce import sum
 

@@ -6,8 +6,8 @@
 - the two frontends never import each other, and no frontend's modules import each other
   in a circle;
 - frontends never write into an engine tensor's array (``t.array[...] = 0``): gradient
-  resets and loads are engine calls (janusgrad.params);
-- only engine/backend.py imports numpy or cupy, and engine kernels take their array
+  resets and loads are engine calls (janusgrad.core.params);
+- only engine/janusgrad/array/backend.py imports numpy or cupy, and engine kernels take their array
   module from their inputs: numpy itself (``backend.host``) appears only in host-side
   modules (printing, serialisation, checking tools), in the engine's random stream, in
   the op table's numpy references and draw helpers, and in module-level constants.
@@ -127,7 +127,7 @@ def test_frontends_do_not_write_into_engine_arrays(path):
     lines = array_writes(_tree(path))
     assert not lines, (
         f"{_rel(path)} writes into an engine array at lines {lines}: use an engine call "
-        "(janusgrad.params, janusgrad.inplace)")
+        "(janusgrad.core.params, janusgrad.core.inplace)")
 
 
 def test_the_array_write_check_catches_writes():
@@ -205,13 +205,20 @@ def test_engine_code_names_no_framework(path):
     assert not bad, f"{_rel(path)} names a framework in code: {bad}"
 
 
-# the array backends: numpy's and cupy's, and the traced arrays of engine.trace (numpy arrays
-# that record the calls made on them)
-BACKENDS = {"engine/backend.py", "engine/trace/arrays.py"}
+# the array backends: numpy's and cupy's, and the traced arrays of janusgrad.transforms.trace
+# (numpy arrays that record the calls made on them)
+BACKENDS = {"engine/janusgrad/array/backend.py", "engine/janusgrad/transforms/trace/arrays.py"}
 # modules whose job is host-side: they turn device data into host data first (to_host)
-HOST_SIDE = {"engine/backend.py", "engine/trace/arrays.py", "engine/printing.py", "engine/io.py",
-             "engine/gradcheck.py", "engine/testing.py", "engine/ops/testing.py",
-             "engine/vision.py"}
+HOST_SIDE = {
+    "engine/janusgrad/array/backend.py",
+    "engine/janusgrad/transforms/trace/arrays.py",
+    "engine/janusgrad/host/printing.py",
+    "engine/janusgrad/host/io.py",
+    "engine/janusgrad/transforms/gradcheck.py",
+    "engine/janusgrad/testing.py",
+    "engine/janusgrad/ops/testing.py",
+    "engine/janusgrad/host/vision.py",
+}
 # functions allowed to use numpy inside an engine kernel module: the op table's numpy
 # references and draw helpers (by name) and the host random stream
 HOST_FUNCTION_PREFIXES = ("_ref", "_make", "_draw")
@@ -263,7 +270,7 @@ def test_only_the_backend_imports_array_libraries(path):
         return
     bad = [(line, m) for line, m in imported_modules(_tree(path))
            if _top(m) in ("numpy", "cupy", "cupyx")]
-    assert not bad, f"{_rel(path)} imports {bad}: only engine/backend.py may"
+    assert not bad, f"{_rel(path)} imports {bad}: only engine/janusgrad/array/backend.py may"
 
 
 @pytest.mark.parametrize("path", [p for p in ENGINE_FILES if _rel(p) not in HOST_SIDE],
@@ -310,20 +317,22 @@ def test_ci_runs_the_readme_test_command():
     assert "set -euo pipefail" in ci and os.access(REPO / ".ci" / "run", os.X_OK)
 
 
-def test_pyproject_lists_every_package():
-    """A wheel holds only the packages pyproject lists: every folder with an __init__.py
-    under engine/ (installed as janusgrad) and frontends/ must be listed, and nothing else;
-    no top-level package named engine is installed."""
+def test_pyproject_installs_the_three_packages_at_their_folders():
+    """Each import package lives at the folder path its import names (engine/janusgrad,
+    frontends/torchlike, frontends/paddlelike); pyproject finds them there, and every folder
+    of Python files below them is a package (so the wheel holds all of it); no top-level
+    package named engine or frontends is installed."""
     tomllib = pytest.importorskip("tomllib")
-    tool = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
-    listed = set(tool["packages"])
-    assert tool["package-dir"] == {"janusgrad": "engine", "": "frontends"}
-    roots = {"janusgrad": REPO / "engine", "torchlike": REPO / "frontends" / "torchlike",
-             "paddlelike": REPO / "frontends" / "paddlelike"}
-    on_disk = set()
-    for name, root in roots.items():
-        for init in root.rglob("__init__.py"):
-            on_disk.add(".".join((name, *init.parent.relative_to(root).parts)))
-    assert on_disk - listed == set()
-    assert listed - on_disk == set()
-    assert not any(p.partition(".")[0] == "engine" for p in listed)
+    setuptools = pytest.importorskip("setuptools")
+    find = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"]["find"]
+    found = set()
+    for where in find["where"]:
+        found |= set(setuptools.find_packages(str(REPO / where), include=find["include"]))
+    assert {p.partition(".")[0] for p in found} == {"janusgrad", "torchlike", "paddlelike"}
+    for root in (REPO / "engine" / "janusgrad", REPO / "frontends" / "torchlike",
+                 REPO / "frontends" / "paddlelike"):
+        for py in root.rglob("*.py"):
+            assert (py.parent / "__init__.py").exists(), f"{_rel(py.parent)} is not a package"
+            assert ".".join(py.parent.relative_to(root.parent).parts) in found
+

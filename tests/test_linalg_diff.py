@@ -1,4 +1,5 @@
-"""Linear algebra (engine.ops.linalg2) against the real frameworks: values and gradients."""
+"""Linear algebra (janusgrad.ops.linalg_factor) against the real frameworks: values and
+gradients."""
 import math
 
 import numpy as np

@@ -256,8 +256,9 @@ def test_d2l_style_attention_and_encoder_train():
 
 # ---------------------------------------------------------------- fake GPU
 def test_attention_layers_on_fake_gpu():
-    from janusgrad import Tensor, backend
-    from janusgrad.autograd import backward
+    from janusgrad import Tensor
+    from janusgrad.array import backend
+    from janusgrad.core.autograd import backward
     from janusgrad.nn import attention as NA
     from janusgrad.ops import reduce as R
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from janusgrad import Tensor, backend
-from janusgrad.autograd import backward
+from janusgrad import Tensor
+from janusgrad.array import backend
+from janusgrad.core.autograd import backward
 from janusgrad.nn import conv as NC
 
 from .tolerance import assert_kernels_close

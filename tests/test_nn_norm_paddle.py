@@ -167,13 +167,14 @@ def test_checkpoints_both_ways(src, dst, tmp_path):
 
 
 def test_batch_norm_on_the_fake_gpu():
-    from janusgrad.autograd import backward
+    from janusgrad.core.autograd import backward
     from janusgrad.nn import norm as NN
     from janusgrad.ops import reduce as R
 
     from .fake_gpu import FakeGpuArray, installed
     with installed():
-        from janusgrad import Tensor, backend
+        from janusgrad import Tensor
+        from janusgrad.array import backend
         dev = backend.Device("gpu", 0)
         x = Tensor(backend.from_host(RNG.standard_normal((4, 3, 2)), dev))
         x.set_requires_grad(True)

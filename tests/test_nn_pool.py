@@ -354,8 +354,9 @@ def test_paddle_layer_reprs_and_outputs(pp):
 
 # ---------------------------------------------------------------- fake GPU
 def test_engine_pool_ops_on_fake_gpu():
-    from janusgrad import Tensor, backend
-    from janusgrad.autograd import backward
+    from janusgrad import Tensor
+    from janusgrad.array import backend
+    from janusgrad.core.autograd import backward
     from janusgrad.nn import pool as P
     from janusgrad.ops import index as I
     from janusgrad.ops import reduce as R

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from janusgrad import Tensor, backend
+from janusgrad import Tensor
+from janusgrad.array import backend
 from janusgrad.nn import recurrent as NR
 
 from .fake_gpu import FakeGpuArray, installed
@@ -219,7 +220,7 @@ def _leaf(t):
 @pytest.mark.parametrize("bidirectional", [False, True])
 def test_engine_gradcheck_float64(mode, bidirectional):
     """First and second derivatives of a tiny 2-layer network against finite differences."""
-    from janusgrad.gradcheck import gradcheck, gradgradcheck
+    from janusgrad.transforms.gradcheck import gradcheck, gradgradcheck
     rng = np.random.default_rng(0)
     g = NR.GATES[mode]
     dirs = 2 if bidirectional else 1
@@ -257,7 +258,7 @@ def test_engine_fake_gpu(mode):
             dev = backend.Device("gpu", 0) if gpu else None
             ts = [_leaf(Tensor(backend.from_host(a, dev))) for a in arrays]
             out, hn, _ = NR.rnn(mode, ts[0], None, None, [tuple(ts[1:]) + (None,)], 1, False)
-            from janusgrad.autograd import backward
+            from janusgrad.core.autograd import backward
             from janusgrad.ops import reduce as R
             backward([R.sum(out)])
             if gpu:

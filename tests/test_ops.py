@@ -16,7 +16,8 @@ from hypothesis.errors import NoSuchExample
 from hypothesis.extra import numpy as hnp
 
 import janusgrad
-from janusgrad import OPS, SPECS, Tensor, backend
+from janusgrad import OPS, SPECS, Tensor
+from janusgrad.array import backend
 
 from . import fake_gpu
 from .gradcheck import (

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import paddlelike as paddle
-from janusgrad import backend
+from janusgrad.array import backend
 from paddlelike import device as pdevice
 from tests.fake_gpu import FakeGpuArray, installed
 

@@ -1,4 +1,4 @@
-"""The drop-in runner (engine.dropin, `python -m torchlike` / `python -m paddlelike`).
+"""The drop-in runner (janusgrad.host.dropin, `python -m torchlike` / `python -m paddlelike`).
 
 Scripts are written to tmp_path and run in a subprocess, as a user would run them.
 Most tests use a small fake shim (`fakeshim` serving `fakefw`) so that they check the
@@ -18,18 +18,18 @@ REPO = Path(__file__).resolve().parents[1]
 
 FAKE_SHIM = {
     "fakeshim/__init__.py": """
-        from janusgrad.dropin import module_getattr
+        from janusgrad.host.dropin import module_getattr
         from . import nn
         def ones():
             return "fake ones"
         __getattr__ = module_getattr("fakeshim", "fakefw")
     """,
     "fakeshim/nn/__init__.py": """
-        from janusgrad.dropin import module_getattr
+        from janusgrad.host.dropin import module_getattr
         __getattr__ = module_getattr("fakeshim", "fakefw.nn")
     """,
     "fakeshim/nn/functional.py": """
-        from janusgrad.dropin import module_getattr
+        from janusgrad.host.dropin import module_getattr
         def relu(x):
             return max(x, 0)
         __getattr__ = module_getattr("fakeshim", "fakefw.nn.functional")
@@ -43,7 +43,7 @@ FAKE_SHIM = {
     """,
 }
 
-RUN_FAKE = ("import sys; from engine.dropin import run; "
+RUN_FAKE = ("import sys; from janusgrad.host.dropin import run; "
             "sys.exit(run(sys.argv[1], sys.argv[2:], public='fakefw', shim='fakeshim'))")
 
 
@@ -258,7 +258,7 @@ def test_other_packages_are_untouched(fake):
 
 
 def test_in_process_run_restores_state(tmp_path):
-    from janusgrad.dropin import run
+    from janusgrad.host.dropin import run
 
     script = tmp_path / "s.py"
     script.write_text("import sys, json\nimport json as fakeshim_json\nsys.exit(5)\n")
@@ -328,7 +328,7 @@ def test_torch_nn_functional_resolves_to_the_shim(tmp_path):
 def test_missing_error_is_not_implemented_and_attribute_error():
     import traceback
 
-    from janusgrad.dropin import missing
+    from janusgrad.host.dropin import missing
 
     e = missing("shimx", "fw.fft.rfft")
     assert isinstance(e, NotImplementedError) and isinstance(e, AttributeError)
@@ -340,7 +340,7 @@ def test_missing_error_is_not_implemented_and_attribute_error():
 def test_module_getattr_public_private_and_submodules():
     import types
 
-    from janusgrad.dropin import module_getattr
+    from janusgrad.host.dropin import module_getattr
 
     getattr_ = module_getattr("json", "fw")      # the shim "json" stands for "fw"
     mod = types.ModuleType("json_stand_in")
@@ -426,7 +426,7 @@ def test_python_m_dash_m_argv_and_missing_module(tmp_path):
 
 
 def test_in_process_run_code_and_module_restore_state(tmp_path):
-    from janusgrad.dropin import run_code, run_module
+    from janusgrad.host.dropin import run_code, run_module
 
     before = (list(sys.argv), list(sys.path), sys.modules["__main__"], list(sys.meta_path))
     assert run_code("import sys\nsys.exit(6)", [], public="jsonpublic", shim="json",
@@ -465,7 +465,7 @@ def test_missing_names_fail_with_the_runner_message():
 
 def test_tensor_missing_attribute_is_named_yet_hasattr_works():
     import torchlike
-    from janusgrad.dropin import NotImplementedByShim
+    from janusgrad.host.dropin import NotImplementedByShim
 
     t = torchlike.ones(2)
     assert not hasattr(t, "stft") and getattr(t, "stft", 7) == 7

@@ -12,10 +12,10 @@ import warnings
 import numpy as np
 import pytest
 
-from janusgrad import inplace
+from janusgrad.binding.surface import Row, _public_names, install
+from janusgrad.core import inplace
+from janusgrad.core.tensor import Tensor
 from janusgrad.ops import elementwise as E
-from janusgrad.surface import Row, _public_names, install
-from janusgrad.tensor import Tensor
 
 
 class Toy(Tensor):

@@ -1,4 +1,4 @@
-"""janusgrad.surface: the dialect tables' installer, on a toy dialect of its own."""
+"""janusgrad.binding.surface: the dialect tables' installer, on a toy dialect of its own."""
 from __future__ import annotations
 
 import inspect
@@ -6,11 +6,11 @@ import inspect
 import numpy as np
 import pytest
 
-from janusgrad import inplace
+from janusgrad.binding.surface import Row, install, resolve
+from janusgrad.core import inplace
+from janusgrad.core.tensor import Tensor
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import reduce as R
-from janusgrad.surface import Row, install, resolve
-from janusgrad.tensor import Tensor
 
 
 class Toy(Tensor):
@@ -131,8 +131,8 @@ def test_one_row_gives_function_method_and_inplace_forms():
     np.testing.assert_allclose(x.array, np.exp([0.0, 1.0]))
 
 
-# ---------------------------------------------------------------- janusgrad.args
-from janusgrad import args as A  # noqa: E402
+# ---------------------------------------------------------------- janusgrad.binding.args
+from janusgrad.binding import args as A  # noqa: E402
 
 
 @pytest.mark.parametrize("shape,size,want", [
@@ -154,8 +154,8 @@ def test_split_sizes():
 
 
 def test_generated_functions_are_not_user_frames_in_anomaly_reports():
-    from janusgrad import anomaly
-    from janusgrad.mode import anomaly as flags
+    from janusgrad.core import anomaly
+    from janusgrad.core.mode import anomaly as flags
     ns: dict = {}
     install([Row("twice", E.mul, params="x", call="x, 2.0")], ns, None, module="toy")
     x = Toy.wrap(np.array([1.0, 2.0]))
@@ -167,4 +167,4 @@ def test_generated_functions_are_not_user_frames_in_anomaly_reports():
         flags.enabled = False
     stack = anomaly.forward_stack(y.node)
     assert "test_generated_functions_are_not_user_frames" in stack
-    assert "janusgrad.surface" not in stack and "toy.twice" not in stack
+    assert "janusgrad.binding.surface" not in stack and "toy.twice" not in stack

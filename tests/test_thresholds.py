@@ -15,10 +15,10 @@ The thresholds (module-level, read at call time so a test can lower them):
   clamp's and where's gradients) takes the bit mask from it on, for float32/float64 only;
 - ``janusgrad.ops.elementwise`` constants cache (4096 values per dtype, then cleared;
   values beyond ``_CONST_LIMIT`` or 0.0 are never cached);
-- ``janusgrad.backend.constant`` cache (8192, then cleared), ``janusgrad.tensor._sig``
+- ``janusgrad.array.backend.constant`` cache (8192, then cleared), ``janusgrad.core.tensor._sig``
   cache (4096, then cleared);
-- ``janusgrad.function._MASK_BITS`` (52 outputs of a custom function share one mask bit);
-- ``janusgrad.views._PRUNE_EVERY`` (a base's views list is pruned every 64 views).
+- ``janusgrad.core.function._MASK_BITS`` (52 outputs of a custom function share one mask bit);
+- ``janusgrad.core.views._PRUNE_EVERY`` (a base's views list is pruned every 64 views).
 """
 from __future__ import annotations
 
@@ -28,8 +28,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from janusgrad import SPECS, Tensor, backend
-from janusgrad.autograd import run_backward
+from janusgrad import SPECS, Tensor
+from janusgrad.array import backend
+from janusgrad.core.autograd import run_backward
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import reduce as R
 
@@ -200,7 +201,7 @@ def test_signature_cache_across_its_clearing():
 def test_custom_function_with_more_outputs_than_mask_bits():
     """Outputs past ``_MASK_BITS`` (52) share the "all of them" bit: each still gets its
     own gradient, and outputs that got none get none."""
-    from janusgrad.function import _MASK_BITS, Context, FunctionOp, apply
+    from janusgrad.core.function import _MASK_BITS, Context, FunctionOp, apply
     n_out = _MASK_BITS + 12
     seen = {}
 
@@ -237,7 +238,7 @@ def test_many_views_of_one_base_past_the_pruning_interval():
     import gc
 
     import torchlike
-    from janusgrad import views
+    from janusgrad.core import views
     assert views._PRUNE_EVERY < 200
     x = torchlike.arange(6.0, requires_grad=True)
     base = x * 1.0

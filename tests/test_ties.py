@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from janusgrad import Tensor
-from janusgrad.autograd import run_backward
+from janusgrad.core.autograd import run_backward
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import reduce as R
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import torchlike as torch
-from janusgrad import backend
+from janusgrad.array import backend
 from tests.fake_gpu import FakeGpuArray, installed
 from torchlike.utils.data import DataLoader, TensorDataset
 

@@ -1,14 +1,14 @@
-"""Compiled functions (engine.trace) beyond the op table: guard keys, graph breaks and their
-warnings, fullgraph errors, modules and training loops, the graph node's bookkeeping
-(retain_graph, in-place changes after the call, several outputs, create_graph)."""
+"""Compiled functions (janusgrad.transforms.trace) beyond the op table: guard keys, graph
+breaks and their warnings, fullgraph errors, modules and training loops, the graph node's
+bookkeeping (retain_graph, in-place changes after the call, several outputs, create_graph)."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 import torchlike as torch
-from janusgrad import trace
-from janusgrad.dialect import Dialect
+from janusgrad.binding.dialect import Dialect
+from janusgrad.transforms import trace
 
 F32 = np.float32
 

@@ -1,6 +1,6 @@
 """Trace and replay against eager over the whole op table: the same bits.
 
-For every spec (janusgrad.ops.SPECS): the op is compiled (engine.trace), traced on one
+For every spec (janusgrad.ops.SPECS): the op is compiled (janusgrad.transforms.trace), traced on one
 draw of its inputs, then replayed on *other values of the same shapes*; the replay's
 outputs and the gradients its node sends back must equal an eager run on those values bit
 for bit (same kernels, same order).  Replaying on new values is what finds a value the
@@ -13,7 +13,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from janusgrad import SPECS, Tensor, autograd, trace
+from janusgrad import SPECS, Tensor
+from janusgrad.core import autograd
+from janusgrad.transforms import trace
 
 from .test_ops import _draw_case, _grad_args
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from janusgrad import trace
+from janusgrad.transforms import trace
 
 from .fuzz.program import programs, render
 

@@ -1,4 +1,4 @@
-"""Image datasets and transforms (issue 16 §1): janusgrad.vision (IDX files, resizing,
+"""Image datasets and transforms (issue 16 §1): janusgrad.host.vision (IDX files, resizing,
 normalising), paddle.vision against real paddle on the same IDX files, and torchvision's
 subset against its documented behaviour (torchvision is not installed; real torch's
 ``interpolate`` and Pillow judge the resizing)."""
@@ -14,9 +14,9 @@ import pytest
 
 import paddlelike
 import torchlike
-from janusgrad import backend
-from janusgrad import vision as V
-from janusgrad.tensor import Tensor
+from janusgrad.array import backend
+from janusgrad.core.tensor import Tensor
+from janusgrad.host import vision as V
 from paddlelike import vision as pv
 from torchlike.vision import datasets as tvd
 from torchlike.vision import transforms as tvt
@@ -79,7 +79,7 @@ def test_resize_of_a_float_tensor_is_recorded():
     x = Tensor(RNG.rand(1, 4, 6).astype(np.float64), requires_grad=True)
     y = V.resize_tensor(x, 8, 3, antialias=True)
     assert y.shape == (1, 8, 3)
-    from janusgrad.autograd import backward
+    from janusgrad.core.autograd import backward
     from janusgrad.ops import reduce as R
     backward([R.sum(y)])
     # each output row of the weights sums to one: the gradient is the column sums

@@ -297,7 +297,7 @@ def _layer_classes():
 
 def test_every_layer_class_is_where_its_module_says():
     """pickle's look-up: the torchlike module mirroring __module__ holds the class."""
-    from janusgrad.dropin import shim_object
+    from janusgrad.host.dropin import shim_object
     for cls in _layer_classes():
         assert cls.__module__.startswith("torch.nn.modules."), cls
         assert shim_object(cls.__module__, cls.__qualname__, "torchlike") is cls

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os as _os
 
-from janusgrad.anomaly import own_folder as _own_folder
-from janusgrad.dropin import module_getattr as _module_getattr
-from janusgrad.mode import is_grad_enabled
+from janusgrad.core.anomaly import own_folder as _own_folder
+from janusgrad.core.mode import is_grad_enabled
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 from . import autograd, device, nn
 from .autograd import enable_grad, no_grad, set_grad_enabled

@@ -2,9 +2,9 @@
 disable_signal_handler and DLPack exchange."""
 from __future__ import annotations
 
-from janusgrad import backend as _backend
-from janusgrad import dlpack as _dlpack
-from janusgrad.dropin import stub_missing
+from janusgrad.array import backend as _backend
+from janusgrad.host import dlpack as _dlpack
+from janusgrad.host.dropin import stub_missing
 
 from . import _tensor_api
 from .meta import to_np

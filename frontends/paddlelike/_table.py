@@ -1,6 +1,6 @@
 """paddle 3.3.1's tensor functions and Tensor methods as one table over engine ops.
 
-``ROWS`` has one ``janusgrad.surface.Row`` per public name (paddle's parameter names and
+``ROWS`` has one ``janusgrad.binding.surface.Row`` per public name (paddle's parameter names and
 defaults, the engine call, function / method / in-place forms); ``tensor.py`` installs it
 onto ``Tensor`` and the package namespace.  The functions written out below are the ones
 whose semantics differ from the engine op's; each says how.
@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import builtins
 
-from janusgrad import args as A
-from janusgrad import composite as K
-from janusgrad.backend import quiet as _quiet
+from janusgrad.array.backend import quiet as _quiet
+from janusgrad.binding import args as A
+from janusgrad.binding.surface import Row
+from janusgrad.core.tensor import Tensor as _EngineTensor
+from janusgrad.ops import composite as K
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import index as I
 from janusgrad.ops import linalg as L
@@ -19,8 +21,6 @@ from janusgrad.ops import manip as MP
 from janusgrad.ops import math as M
 from janusgrad.ops import reduce as R
 from janusgrad.ops import shape as S
-from janusgrad.surface import Row
-from janusgrad.tensor import Tensor as _EngineTensor
 
 from .dialect import (
     add_n_shape_error,
@@ -676,13 +676,13 @@ def tensordot(x, y, axes=2, name=None):
 def moveaxis(x, source, destination, name=None):
     return MP.movedim(x, source, destination)
 # ---------------------------------------------------------------- the table
-# ---------------------------------------------------------------- tensor_misc family (hand-written)
-# paddle's call forms over engine.ops.tensor_misc where they differ from the engine op's:
+# ---------------------------------------------------------------- scatters family (hand-written)
+# paddle's call forms over janusgrad.ops.scatters where they differ from the engine op's:
 # slice_scatter takes lists of axes/starts/ends/strides, permute takes a list or varargs,
 # new_* take paddle's dtype strings and requires_grad, divide's rounding modes, round's
 # decimals, cumsum keeps a 0-d input 0-d along an axis.
 from janusgrad.ops import creation as _CR  # noqa: E402
-from janusgrad.ops import tensor_misc as TM  # noqa: E402
+from janusgrad.ops import scatters as TM  # noqa: E402
 
 
 def _slice_scatter(x, value, axes, starts, ends, strides, name=None):
@@ -787,7 +787,7 @@ def _randint_like(x, low=0, high=None, dtype=None, name=None):
     return t if t.array.dtype == dt else E.cast(t, dt)
 
 
-from janusgrad.backend import int64 as host_int64  # noqa: E402
+from janusgrad.array.backend import int64 as host_int64  # noqa: E402
 
 # ---- paddle 3's other names (issue 22)
 _CONVERSIONS = {"float": "float32", "double": "float64", "half": "float16", "int": "int32",
@@ -858,12 +858,12 @@ _INPLACE_UNARY = frozenset(
     "neg exp log log2 log10 log1p sqrt rsqrt square abs sin cos tan asin acos atan sinh cosh "
     "tanh sigmoid reciprocal floor ceil".split())
 
-# ---- linear algebra (engine.ops.linalg2): paddle's slogdet stacks (sign, log|det|) into
+# ---- linear algebra (janusgrad.ops.linalg_factor): paddle's slogdet stacks (sign, log|det|) into
 # one tensor; cross's axis 9 means the first axis of size 3; pinv's rcond is a relative
 # tolerance (torch's rtol)
-from janusgrad.backend import DTYPES as _DTYPES  # noqa: E402
-from janusgrad.backend import broadcast_shapes as _broadcast_shapes  # noqa: E402
-from janusgrad.ops import linalg2 as LA  # noqa: E402
+from janusgrad.array.backend import DTYPES as _DTYPES  # noqa: E402
+from janusgrad.array.backend import broadcast_shapes as _broadcast_shapes  # noqa: E402
+from janusgrad.ops import linalg_factor as LA  # noqa: E402
 
 
 def _slogdet(x, name=None):
@@ -891,9 +891,9 @@ def _lstsq(x, y, rcond=None, driver=None, name=None):  # rank as int32 (but gels
     return sol, res, rank if driver == "gels" else E.cast(rank, _DTYPES["int32"]), sv
 
 
-# ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3): paddle's cov takes rowvar
+# ---- math/stat family (janusgrad.ops.stats, janusgrad.ops.linalg_lu): paddle's cov takes rowvar
 # and a bool ddof, frexp's exponent has the input's dtype, trapezoid's x and dx
-from janusgrad.ops import mathstat as MS  # noqa: E402
+from janusgrad.ops import stats as MS  # noqa: E402
 
 
 def _cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
@@ -918,7 +918,7 @@ def _nanquantile(x, q, axis=None, keepdim=False, interpolation="linear", name=No
     return MS.nanquantile(x, q, axis, keepdim, interpolation)
 
 
-from janusgrad.ops import linalg3 as L3  # noqa: E402
+from janusgrad.ops import linalg_lu as L3  # noqa: E402
 
 
 def _lu(x, pivot=True, get_infos=False, name=None):  # (LU, pivots[, infos])
@@ -1083,7 +1083,7 @@ ROWS = [
     *(Row(n, f"math.{n}", "input, x, y, beta=1.0, alpha=1.0, name=None",
           "input, x, y, beta, alpha", "fmi", node=node)
       for n, node in (("addmm", "AddmmGradNode"), ("baddbmm", "BaddbmmGradNode"))),
-    # manip family (engine/ops/manip.py)
+    # manip family (engine/janusgrad/ops/manip.py)
     Row("tril", MP.tril, "x, diagonal=0, name=None, *, out=None", "x, diagonal", "fmi"),
     Row("triu", MP.triu, "x, diagonal=0, name=None, *, out=None", "x, diagonal", "fmi"),
     Row("diag", MP.diag, "x, offset=0, padding_value=0, name=None", "x, offset, padding_value",
@@ -1129,8 +1129,8 @@ ROWS = [
     Row("cartesian_prod", MP.cartesian_prod, "x, name=None", "list(x)", "f"),
     Row("combinations", MP.combinations, "x, r=2, with_replacement=False, name=None",
         "x, r, with_replacement"),
-    # ---- linear algebra (engine.ops.linalg2): paddle.<name> and Tensor.<name> where paddle
-    # has them (paddle.linalg's own names: LINALG_ROWS)
+    # ---- linear algebra (janusgrad.ops.linalg_factor): paddle.<name> and Tensor.<name> where
+    # paddle has them (paddle.linalg's own names: LINALG_ROWS)
     Row("inverse", LA.inv, _X, "x"),
     Row("cholesky", LA.cholesky, "x, upper=False, name=None", "x, upper"),
     Row("eigvalsh", LA.eigvalsh, "x, UPLO='L', name=None", "x, UPLO"),
@@ -1142,7 +1142,7 @@ ROWS = [
     Row("qr", _qr, forms="m"), Row("lstsq", _lstsq, forms="m"),
     Row("cond", LA.cond, "x, p=None, name=None", "x, p", "m"),
     Row("vecdot", LA.vecdot, "x, y, axis=-1, name=None", "x, y, axis", "f"),
-    # ---- tensor_misc family (engine/ops/tensor_misc.py; hand-written block above)
+    # ---- scatters family (engine/janusgrad/ops/scatters.py; hand-written block above)
     Row("contiguous", lambda self: self, forms="m"),
     Row("permute", _permute),
     Row("view", S.reshape, "x, shape_or_dtype, name=None", "x, _ints(shape_or_dtype)",
@@ -1169,8 +1169,8 @@ ROWS = [
     Row("randint_like", _randint_like, forms="f"),
     # activations and losses family (engine.nn.losses): paddle.pdist
     Row("pdist", "janusgrad.nn.losses.pdist", "x, p=2.0, name=None", "x, p", "f"),
-    # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
-    *(Row(n, f"mathstat.{n}", _X, "x", "fmi") for n in ("acosh", "asinh", "atanh")),
+    # ---- math/stat family (janusgrad.ops.stats, janusgrad.ops.linalg_lu)
+    *(Row(n, f"stats.{n}", _X, "x", "fmi") for n in ("acosh", "asinh", "atanh")),
     Row("block_diag", MS.block_diag, "inputs, name=None", "inputs"),
     Row("cdist", MS.cdist, "x, y, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary', "
         "name=None", "x, y, p"),
@@ -1214,7 +1214,7 @@ ROWS = [
     Row("unstack", MP.unbind, "x, axis=0, num=None", "x, axis"),
 ]
 
-# ---- paddle.linalg (paddlelike/linalg.py): linear algebra (engine.ops.linalg2)
+# ---- paddle.linalg (paddlelike/linalg.py): linear algebra (janusgrad.ops.linalg_factor)
 LINALG_ROWS = [
     Row("det", LA.det, _X, "x", "f"),
     Row("slogdet", _slogdet, forms="f"),
@@ -1238,7 +1238,7 @@ LINALG_ROWS = [
     Row("cond", LA.cond, "x, p=None, name=None", "x, p", "f"),
     Row("matrix_rank", LA.matrix_rank, "x, tol=None, hermitian=False, atol=None, rtol=None, "
         "name=None", "x, atol, rtol, hermitian, tol", "f"),
-    # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
+    # ---- math/stat family (janusgrad.ops.stats, janusgrad.ops.linalg_lu)
     Row("cov", _cov, forms="f"), Row("corrcoef", _corrcoef, forms="f"),
     Row("cholesky_solve", L3.cholesky_solve, "x, y, upper=False, name=None", "x, y, upper",
         "f"),

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import warnings
 
-from janusgrad import ranges
-from janusgrad.backend import CPU, default_float, device_of, int64, to_device
+from janusgrad.array import ranges
+from janusgrad.array.backend import CPU, default_float, device_of, int64, to_device
+from janusgrad.binding.surface import Row, install
+from janusgrad.core.tensor import Tensor as _EngineTensor
 from janusgrad.ops import creation as C
-from janusgrad.surface import Row, install
-from janusgrad.tensor import Tensor as _EngineTensor
 
 from ._table import _ints
 from .device import device_of_place, expected_device

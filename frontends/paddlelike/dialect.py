@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import itertools
 
-from janusgrad.dialect import Dialect
-from janusgrad.surface import NodeNames
+from janusgrad.binding.dialect import Dialect
+from janusgrad.binding.surface import NodeNames
 
 from .meta import of_np
 
@@ -464,7 +464,7 @@ _LINALG_KERNELS = {"linalg.inv": "inverse", "linalg.det": "determinant",
 
 
 def _linalg_error(op: str, message: str, info: dict) -> Exception:
-    """paddle's wording of engine.ops.linalg2's facts (the first sentence of paddle's own
+    """paddle's wording of janusgrad.ops.linalg_factor's facts (the first sentence of paddle's own
     where known; the neutral message otherwise)."""
     if info.get("float_required"):
         dt = str(info["dtype"])

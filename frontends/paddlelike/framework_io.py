@@ -17,12 +17,12 @@ from __future__ import annotations
 import os
 import pickle
 
-from janusgrad import io as EIO
-from janusgrad.backend import from_host, is_array
+from janusgrad.array.backend import from_host, is_array
+from janusgrad.core.tensor import Tensor as _EngineTensor
+from janusgrad.host import io as EIO
 from janusgrad.nn.data import any_nested as _any_nested
 from janusgrad.nn.data import map_nested as _map_nested
 from janusgrad.nn.module import ModuleCore
-from janusgrad.tensor import Tensor as _EngineTensor
 
 from .device import expected_device
 from .dialect import tensor_name

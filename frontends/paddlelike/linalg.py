@@ -3,7 +3,7 @@ the names it shares with paddle (norm, matmul, diagonal, vecdot), which are padd
 functions themselves."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
 
 from .tensor import LINALG
 

@@ -1,8 +1,8 @@
 """paddle's small value objects: DataType (``paddle.float32``), Size and Place."""
 from __future__ import annotations
 
-from janusgrad.backend import CPU as CPU_DEVICE
-from janusgrad.backend import DTYPES, Device, device_of, gpu_available, gpu_count, ndarray
+from janusgrad.array.backend import CPU as CPU_DEVICE
+from janusgrad.array.backend import DTYPES, Device, device_of, gpu_available, gpu_count, ndarray
 
 
 class DataType:
@@ -60,7 +60,7 @@ def to_np(dtype):
         if dt is None:
             raise TypeError(f"Unsupported dtype: {dtype}")
         return dt.np
-    from janusgrad.dtypes import to_dtype
+    from janusgrad.array.dtypes import to_dtype
     try:
         return to_dtype(dtype)
     except TypeError:

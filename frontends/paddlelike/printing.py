@@ -10,7 +10,7 @@ leading space.  Items per line = (linewidth - indent) // (width + 2).
 """
 from __future__ import annotations
 
-from janusgrad.printing import layout, nested, shown_values
+from janusgrad.host.printing import layout, nested, shown_values
 
 from .meta import of_np, place_of
 

@@ -7,17 +7,17 @@ in ``_table.py``, installed at the end of this file, the one place the class is 
 """
 from __future__ import annotations
 
-from janusgrad import autograd as _autograd
-from janusgrad import hooks as _hooks
-from janusgrad import inplace as _inplace
-from janusgrad import params as _params
-from janusgrad.backend import device_of, gpu_available, scalar_of, to_device, to_host
-from janusgrad.mode import is_grad_enabled as _grad_enabled
+from janusgrad.array.backend import device_of, gpu_available, scalar_of, to_device, to_host
+from janusgrad.binding.surface import install as _install
+from janusgrad.core import autograd as _autograd
+from janusgrad.core import hooks as _hooks
+from janusgrad.core import inplace as _inplace
+from janusgrad.core import params as _params
+from janusgrad.core.mode import is_grad_enabled as _grad_enabled
+from janusgrad.core.tensor import Tensor as _EngineTensor
 from janusgrad.ops import creation as _C
 from janusgrad.ops import elementwise as _E
 from janusgrad.ops import shape as _S
-from janusgrad.surface import install as _install
-from janusgrad.tensor import Tensor as _EngineTensor
 
 from . import _table
 from .device import expected_place, to_place
@@ -453,7 +453,7 @@ def _host_copy(a):
 
 
 def _as_int64(n: int):
-    from janusgrad.backend import as_array, int64
+    from janusgrad.array.backend import as_array, int64
     return as_array(n, int64)
 
 
@@ -477,7 +477,7 @@ INSTALLED_LINALG = _install(_table.LINALG_ROWS, LINALG, None, module="paddle.lin
 Tensor.__module__ = "paddle"
 GradNode.__module__ = "paddle.base.libpaddle"
 GradNode.__qualname__ = GradNode.__name__ = "GradNodeBase"
-# tensor_misc family: the class _table's factories make (tril_indices ...); Tensor.mT, the
+# scatters family: the class _table's factories make (tril_indices ...); Tensor.mT, the
 # last two axes swapped (paddle refuses fewer than 2)
 Tensor.mT = property(lambda self: _table.S.swapaxes(self, -1, -2) if self.array.ndim >= 2
                      else _table.mt_error(self))

@@ -3,14 +3,15 @@
 Strategies draw ``paddlelike.Tensor`` objects (``dtypes`` are paddle dtypes or their
 names; ``requires_grad=True`` means ``stop_gradient=False``) and
 ``assert_gradients(fn, *tensors, order=2)`` checks ``fn``'s first and second
-derivatives against finite differences (see janusgrad.testing (engine/testing.py) and the README,
+derivatives against finite differences (see janusgrad.testing
+(engine/janusgrad/testing.py) and the README,
 "Property-testing your own functions").  hypothesis is imported only when a strategy
 is built.
 """
 from __future__ import annotations
 
 from janusgrad import testing as _kit
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
 
 from .meta import to_np
 from .tensor import Tensor

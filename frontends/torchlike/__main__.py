@@ -2,7 +2,7 @@
 (and `import torchvision` served by torchlike.vision, the subset D2L's scripts use)."""
 import sys
 
-from janusgrad.dropin import main
+from janusgrad.host.dropin import main
 
 sys.exit(main(sys.argv, public="torch", shim="torchlike",
               companions=(("torchvision", "torchlike.vision"),)))

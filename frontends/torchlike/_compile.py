@@ -1,6 +1,6 @@
 """torch.compile in the torch 2.13 dialect, over the engine's trace and replay
-(janusgrad.trace): torch's signature, argument checks, decorator forms and OptimizedModule
-are here; tracing, guards, replay and the graph-break policy are the engine's.
+(janusgrad.transforms.trace): torch's signature, argument checks, decorator forms and
+OptimizedModule are here; tracing, guards, replay and the graph-break policy are the engine's.
 
 Every backend name torch registers is accepted and means the same thing here: janusgrad's
 trace and replay (torch's backends differ in the code they generate, which we do not);
@@ -13,7 +13,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from janusgrad import trace as _trace
+from janusgrad.transforms import trace as _trace
 
 from ._dialect import TORCH
 from ._dynamo import config

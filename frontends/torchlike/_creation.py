@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import warnings
 
-from janusgrad import backend
-from janusgrad.backend import device_of, is_array, to_device
-from janusgrad.tensor import Tensor as EngineTensor
-from janusgrad.tensor import unrecorded
+from janusgrad.array import backend
+from janusgrad.array.backend import device_of, is_array, to_device
+from janusgrad.core.tensor import Tensor as EngineTensor
+from janusgrad.core.tensor import unrecorded
 
 from . import _dtypes
 from ._device import move, resolve

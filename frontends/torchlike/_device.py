@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from janusgrad import backend
-from janusgrad.backend import CPU as ENGINE_CPU
-from janusgrad.backend import Device, device_of, ndarray, to_device
+from janusgrad.array import backend
+from janusgrad.array.backend import CPU as ENGINE_CPU
+from janusgrad.array.backend import Device, device_of, ndarray, to_device
 from janusgrad.ops import placement
 
 _TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
@@ -113,7 +113,7 @@ def _type_name(v) -> str:
     from . import _dtypes
     if isinstance(v, _dtypes.dtype):
         return "torch.dtype"
-    from janusgrad.tensor import Tensor
+    from janusgrad.core.tensor import Tensor
     if isinstance(v, Tensor):
         return "Tensor"
     return type(v).__name__
@@ -193,7 +193,7 @@ def resolve(d) -> Device | None:
         return ENGINE_CPU
     if kind == "cuda":
         return _cuda(index)
-    if kind == "meta":  # shapes and dtypes without data (janusgrad.backend.MetaArray)
+    if kind == "meta":  # shapes and dtypes without data (janusgrad.array.backend.MetaArray)
         return backend.META
     raise RuntimeError(NO_ACCELERATOR)
 
@@ -250,7 +250,7 @@ def _is_device_arg(v) -> bool:
 
 def parse_to(args, kwargs) -> tuple:
     """(device argument, torch dtype, copy) from torch's three ``to()`` signatures."""
-    from janusgrad.tensor import Tensor
+    from janusgrad.core.tensor import Tensor
 
     from ._dtypes import dtype
     b = _bind(_BY_DEVICE, args, kwargs)

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from math import prod
 
-from janusgrad.args import broadcast_clashes
-from janusgrad.backend import broadcast_shapes
-from janusgrad.dialect import Dialect
+from janusgrad.array.backend import broadcast_shapes
+from janusgrad.binding.args import broadcast_clashes
+from janusgrad.binding.dialect import Dialect
 
 from ._dtypes import from_np
 
@@ -278,7 +278,7 @@ LinAlgError.__module__ = "torch._C"
 
 
 def _linalg_error(op: str, message: str, info: dict):
-    """torch.linalg's wording of engine.ops.linalg2's facts."""
+    """torch.linalg's wording of janusgrad.ops.linalg_factor's facts."""
     if info.get("float_required"):
         return RuntimeError(f"{op}: Expected a floating point or complex tensor as input. "
                             f"Got {long_name(info['dtype'])}")
@@ -297,7 +297,7 @@ def _linalg_error(op: str, message: str, info: dict):
 
 
 def _version_hint() -> str:
-    from janusgrad.anomaly import is_enabled
+    from janusgrad.core.anomaly import is_enabled
     if is_enabled():
         return ("the backtrace further above shows the operation that failed to compute its "
                 "gradient. The variable in question was changed in there or anywhere later. "

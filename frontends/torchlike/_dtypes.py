@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import builtins
 
-from janusgrad.backend import DTYPES
+from janusgrad.array.backend import DTYPES
 
 
 class dtype:  # noqa: N801 - torch spells it so
@@ -75,7 +75,7 @@ def to_np(d):
 
 def get_default_dtype() -> dtype:
     """The engine's default float (``torch.set_default_dtype`` sets it)."""
-    from janusgrad import backend
+    from janusgrad.array import backend
 
     return _BY_NP[backend.default_float]
 

@@ -1,8 +1,8 @@
 """grad_fn objects: views of engine nodes under torch's node class names."""
 from __future__ import annotations
 
-from janusgrad.surface import NodeNames
-from janusgrad.tensor import Node
+from janusgrad.binding.surface import NodeNames
+from janusgrad.core.tensor import Node
 
 # engine op name -> torch node name, where one name fits every use of the op
 _NAMES = {
@@ -34,7 +34,7 @@ def node_name(node) -> str:
     if name is not None:
         return name
     op = node.op.name
-    if op == "create_graph_link":  # (engine.links) named as torch's formula for the op
+    if op == "create_graph_link":  # (janusgrad.core.links) named as torch's formula for the op
         return _LINK_NAMES.get(node.attrs, "MulBackward0")
     name = _NAMES.get(op)
     if name is None:
@@ -43,7 +43,7 @@ def node_name(node) -> str:
     return name
 
 
-# the node of a create_graph gradient torch links to an input (engine.links), by op
+# the node of a create_graph gradient torch links to an input (janusgrad.core.links), by op
 _LINK_NAMES = {"relu": "ThresholdBackwardBackward0", "abs": "MulBackward0",
                "copysign": "MulBackward0", "hardtanh": "HardtanhBackwardBackward0",
                "threshold": "ThresholdBackwardBackward0",

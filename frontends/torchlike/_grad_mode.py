@@ -1,8 +1,8 @@
 """torch.no_grad / enable_grad / set_grad_enabled / inference_mode over the engine's flag."""
 from __future__ import annotations
 
-from janusgrad.mode import GradMode, InferenceMode, is_inference_mode_enabled
-from janusgrad.mode import set_grad_enabled as _set_grad_enabled
+from janusgrad.core.mode import GradMode, InferenceMode, is_inference_mode_enabled
+from janusgrad.core.mode import set_grad_enabled as _set_grad_enabled
 
 
 class _Bare(GradMode):

@@ -1,7 +1,7 @@
 """Engine functions looked up by name, so that a missing one fails only when used."""
 from __future__ import annotations
 
-from janusgrad import inplace
+from janusgrad.core import inplace
 from janusgrad.ops import creation, elementwise, index, linalg, reduce, shape
 
 E, S, R, L, I, C = elementwise, shape, reduce, linalg, index, creation

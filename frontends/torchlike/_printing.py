@@ -1,14 +1,14 @@
 """repr/str of tensors, laid out exactly as torch 2.13 prints them.
 
-engine.printing picks the shown values (as Python numbers); this module
+janusgrad.host.printing picks the shown values (as Python numbers); this module
 decides widths, notation, line breaks and the suffixes.
 """
 from __future__ import annotations
 
 import math
 
-from janusgrad.backend import device_of, is_meta, ndarray
-from janusgrad.printing import float_stats, layout, nested, shown_values
+from janusgrad.array.backend import device_of, is_meta, ndarray
+from janusgrad.host.printing import float_stats, layout, nested, shown_values
 
 from ._device import device_str
 

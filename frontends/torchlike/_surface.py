@@ -5,10 +5,10 @@ from __future__ import annotations
 import builtins
 import operator
 
-from janusgrad import backend as _backend
-from janusgrad import dlpack as _dlpack
-from janusgrad import dtypes as _edtypes
-from janusgrad.dropin import stub_missing
+from janusgrad.array import backend as _backend
+from janusgrad.array import dtypes as _edtypes
+from janusgrad.host import dlpack as _dlpack
+from janusgrad.host.dropin import stub_missing
 
 from . import _dtypes, _printing, _tensor_api
 
@@ -120,7 +120,7 @@ def promote_types(type1, type2) -> _dtypes.dtype:
 
 
 def _operand(x):
-    from janusgrad.tensor import Tensor
+    from janusgrad.core.tensor import Tensor
 
     if isinstance(x, Tensor):
         return x.array.dtype, _edtypes.DIM if x.array.ndim else _edtypes.ZERO_DIM

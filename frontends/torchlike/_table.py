@@ -1,4 +1,4 @@
-"""torch's op surface as a table: one row per public name (see janusgrad.surface).
+"""torch's op surface as a table: one row per public name (see janusgrad.binding.surface).
 
 A row gives the engine function, torch's parameter list, the engine call, the forms (``f``
 ``torch.name``, ``m`` ``Tensor.name``, ``i`` ``Tensor.name_``) and the grad-node name; every
@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import warnings
 
-from janusgrad import composite as K
-from janusgrad.args import axes_tuple, chunk_step, infer_shape, sizes_of_step
-from janusgrad.backend import is_array
+from janusgrad.array.backend import is_array
+from janusgrad.binding.args import axes_tuple, chunk_step, infer_shape, sizes_of_step
+from janusgrad.binding.surface import Row, install
+from janusgrad.core.tensor import Tensor as EngineTensor
+from janusgrad.core.views import mark_outputs
 from janusgrad.nn import attention as NA
+from janusgrad.ops import composite as K
 from janusgrad.ops import manip as MP
 from janusgrad.ops import math as M
 from janusgrad.ops import special as SP
 from janusgrad.ops.shape import checked_axis
-from janusgrad.surface import Row, install
-from janusgrad.tensor import Tensor as EngineTensor
-from janusgrad.views import mark_outputs
 
 from . import _conv as CV
 from . import _dtypes
@@ -154,7 +154,7 @@ def _divide(input, other, rounding_mode=None):  # noqa: A002
     if rounding_mode == "floor":
         return E.floor_divide(input, other)
     if rounding_mode == "trunc":
-        from janusgrad.ops.tensor_misc import div_trunc
+        from janusgrad.ops.scatters import div_trunc
         return div_trunc(input, other)  # (integer inputs keep their floor division's dtype)
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                        f"but found '{rounding_mode}'")
@@ -617,16 +617,16 @@ def tensordot(a, b, dims=2, out=None):
     return MP.tensordot(a, b, dims)
 
 
-# ---------------------------------------------------------------- tensor_misc family (hand-written)
+# ---------------------------------------------------------------- scatters family (hand-written)
 # torch's memory formats and layout as named objects (janusgrad has one row-major layout: the
 # arguments are accepted and change nothing); the *_copy ops (the view op's values in a fresh
-# tensor); torch's call forms over engine.ops.tensor_misc; and where torch differs from the
+# tensor); torch's call forms over janusgrad.ops.scatters; and where torch differs from the
 # engine op: outputs torch records although their gradient is zero (div floor, norm p=0,
 # fill), 0-d inputs (cumsum, index_select, inner), flip's dims= keyword, round's decimals=.
-from janusgrad.backend import bool_ as _BOOL  # noqa: E402
+from janusgrad.array.backend import bool_ as _BOOL  # noqa: E402
 from janusgrad.ops import creation as _CR  # noqa: E402
 from janusgrad.ops import reduce as _RD  # noqa: E402
-from janusgrad.ops import tensor_misc as TM  # noqa: E402
+from janusgrad.ops import scatters as TM  # noqa: E402
 
 
 class memory_format:  # noqa: N801 - torch.memory_format
@@ -920,12 +920,12 @@ def _rows(names: str, fn_of, forms: str = "fm", **aliases) -> list[Row]:
             for n in names.split()]
 
 
-# ---- linear algebra (engine.ops.linalg2): torch returns named tuples, torch.linalg.norm
+# ---- linear algebra (janusgrad.ops.linalg_factor): torch returns named tuples, torch.linalg.norm
 # picks a vector or matrix norm from ord/dim, torch.cross's dim defaults to the first of size 3
 from collections import namedtuple as _namedtuple  # noqa: E402
 
-from janusgrad.backend import broadcast_shapes as _broadcast_shapes  # noqa: E402
-from janusgrad.ops import linalg2 as LA  # noqa: E402
+from janusgrad.array.backend import broadcast_shapes as _broadcast_shapes  # noqa: E402
+from janusgrad.ops import linalg_factor as LA  # noqa: E402
 
 _SLOGDET_T = _namedtuple("linalg_slogdet", "sign logabsdet")
 _EIGH_T = _namedtuple("linalg_eigh", "eigenvalues eigenvectors")
@@ -1093,11 +1093,11 @@ _ACTS_LOSSES_ROWS = [
         "anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, reduction=1",
         f"anchor, positive, negative, margin, p, eps, swap, {_ENUM}", "f"),
 ]
-# ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3): torch returns named tuples
+# ---- math/stat family (janusgrad.ops.stats, janusgrad.ops.linalg_lu): torch returns named tuples
 # (aminmax, frexp, histogram, var_mean as a plain tuple), reads dim=None of trapezoid as -1
 # and takes bins/range/spacing in its own shapes; creation functions (logspace, windows)
 # build tensors of torchlike's class
-from janusgrad.ops import mathstat as MS  # noqa: E402
+from janusgrad.ops import stats as MS  # noqa: E402
 
 _AMINMAX_T = _namedtuple("aminmax", "min max")
 _FREXP_T = _namedtuple("frexp", "mantissa exponent")
@@ -1223,7 +1223,7 @@ def _simple_window(kind):
     return make
 
 
-from janusgrad.ops import linalg3 as L3  # noqa: E402
+from janusgrad.ops import linalg_lu as L3  # noqa: E402
 
 _LU_FACTOR_T = _namedtuple("linalg_lu_factor", "LU pivots")
 _LU_FACTOR_EX_T = _namedtuple("linalg_lu_factor_ex", "LU pivots info")
@@ -1472,7 +1472,7 @@ ROWS = [
         ("addr", "vec1", "vec2", "AddrBackward0"),
         ("baddbmm", "batch1", "batch2", "BaddbmmBackward0"),
         ("addbmm", "batch1", "batch2", "AddbmmBackward0"))],
-    # manip family (engine/ops/manip.py)
+    # manip family (engine/janusgrad/ops/manip.py)
     Row("tril", MP.tril, "input, diagonal=0, *, out=None", "input, diagonal", "fmi"),
     Row("triu", MP.triu, "input, diagonal=0, *, out=None", "input, diagonal", "fmi"),
     Row("diagonal", MP.diagonal, "input, offset=0, dim1=0, dim2=1"),
@@ -1515,7 +1515,7 @@ ROWS = [
     Row("kron", MP.kron, "input, other"),
     Row("cartesian_prod", lambda *tensors: MP.cartesian_prod(tensors), forms="f"),
     Row("combinations", MP.combinations, "input, r=2, with_replacement=False", forms="f"),
-    # ---- linear algebra (engine.ops.linalg2)
+    # ---- linear algebra (janusgrad.ops.linalg_factor)
     Row("det", LA.det, "input", node="LinalgDetBackward0"),
     Row("slogdet", _slogdet, forms="fm"),
     Row("logdet", LA.logdet, "input"),
@@ -1526,7 +1526,7 @@ ROWS = [
     Row("matrix_power", LA.matrix_power, "input, n, *, out=None", "input, n"),
     Row("pinverse", LA.pinv, "input, rcond=1e-15", "input, None, rcond"),
     Row("svd", _legacy_svd), Row("qr", _legacy_qr),
-    # ---- tensor_misc family (engine/ops/tensor_misc.py; hand-written block above)
+    # ---- scatters family (engine/janusgrad/ops/scatters.py; hand-written block above)
     *(Row(n, _as_dtype(getattr(_dtypes, d)), forms="m") for n, d in (
         ("bool", "bool"), ("byte", "uint8"), ("char", "int8"), ("double", "float64"),
         ("float", "float32"), ("half", "float16"), ("int", "int32"), ("long", "int64"),
@@ -1595,7 +1595,7 @@ ROWS = [
         "max_pool1d_with_indices", "adaptive_max_pool1d")),
     # activations and losses family (engine.ops.activation, engine.nn.losses)
     *_ACTS_LOSSES_ROWS,
-    # ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
+    # ---- math/stat family (janusgrad.ops.stats, janusgrad.ops.linalg_lu)
     *_rows("acosh asinh atanh", MS, "fmi", arccosh="acosh", arcsinh="asinh",
            arctanh="atanh"),
     Row("vdot", MS.vdot, "input, other, *, out=None", "input, other"),
@@ -1661,7 +1661,7 @@ SPECIAL_ROWS = [
     Row("gammaln", SP.lgamma, forms="f"), Row("psi", SP.digamma, forms="f"),
     Row("expit", E.sigmoid, forms="f"),
     Row("multigammaln", SP.mvlgamma, "input, p", forms="f"),
-    # ---- math/stat family: the orthogonal polynomials (engine.ops.mathstat)
+    # ---- math/stat family: the orthogonal polynomials (janusgrad.ops.stats)
     *(Row(n, getattr(MS, n), "input, n, *, out=None", "input, n", "f") for n in (
         "chebyshev_polynomial_t chebyshev_polynomial_u chebyshev_polynomial_v "
         "chebyshev_polynomial_w hermite_polynomial_h hermite_polynomial_he "
@@ -1674,7 +1674,7 @@ SPECIAL_SHARED = ("digamma erf erfc erfinv exp2 expm1 i0 log1p logit logsumexp p
 SPECIAL: dict = {n: FUNCTIONS[n] for n in SPECIAL_SHARED}
 INSTALLED_SPECIAL = install(SPECIAL_ROWS, SPECIAL, None, module="torch.special", tag=tag)
 
-# ---- torch.linalg (torchlike/linalg.py): linear algebra (engine.ops.linalg2)
+# ---- torch.linalg (torchlike/linalg.py): linear algebra (janusgrad.ops.linalg_factor)
 LINALG_ROWS = [
     Row("det", LA.det, "A, *, out=None", "A", "f", node="LinalgDetBackward0"),
     Row("slogdet", _slogdet, forms="f"),
@@ -1707,7 +1707,7 @@ LINALG_ROWS = [
     Row("matrix_rank", LA.matrix_rank,
         "A, *, atol=None, rtol=None, hermitian=False, out=None", "A, atol, rtol, hermitian",
         "f"),
-    # ---- math/stat family (engine.ops.linalg3)
+    # ---- math/stat family (janusgrad.ops.linalg_lu)
     Row("householder_product", L3.householder_product, "A, tau, *, out=None", "A, tau", "f"),
     Row("vander", L3.vander, "x, *, N=None", "x, N", "f"),
     Row("lu_factor", _lu_factor, forms="f"), Row("lu_factor_ex", _lu_factor_ex, forms="f"),

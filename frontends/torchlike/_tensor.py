@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import warnings
 
-from janusgrad import autograd as engine_autograd
-from janusgrad import hooks as _hooks
-from janusgrad.backend import device_of, is_meta, ndarray, scalar_of, to_host
-from janusgrad.mode import state
-from janusgrad.surface import aliased
-from janusgrad.tensor import INFERENCE
-from janusgrad.tensor import Tensor as EngineTensor
+from janusgrad.array.backend import device_of, is_meta, ndarray, scalar_of, to_host
+from janusgrad.binding.surface import aliased
+from janusgrad.core import autograd as engine_autograd
+from janusgrad.core import hooks as _hooks
+from janusgrad.core.mode import state
+from janusgrad.core.tensor import INFERENCE
+from janusgrad.core.tensor import Tensor as EngineTensor
 
 from . import _dtypes
 from ._device import CPU, move, parse_to, resolve, tensor_device, torch_device

@@ -10,7 +10,7 @@ only remember their seed: a script seeded for CUDA draws the same numbers as on 
 """
 from __future__ import annotations
 
-from janusgrad import backend
+from janusgrad.array import backend
 
 from ._device import NO_CUDA, Device, current, device_str, resolve
 

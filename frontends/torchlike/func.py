@@ -1,8 +1,8 @@
 """torch.func: grad, grad_and_value, vjp, jacrev, hessian for functions of tensors."""
 from __future__ import annotations
 
-from janusgrad import functional as _f
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
+from janusgrad.transforms import functional as _f
 
 from .autograd.functional import WORDS
 

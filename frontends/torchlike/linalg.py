@@ -1,7 +1,7 @@
 """torch.linalg: the table's rows (torchlike._table: LINALG_ROWS)."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
 
 from ._dialect import LinAlgError
 from ._table import LINALG

@@ -7,9 +7,9 @@ Python functions: they take no ``axis=``/``keepdims=`` aliases.
 """
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr
+from janusgrad.binding.surface import Row, install
+from janusgrad.host.dropin import module_getattr
 from janusgrad.ops import masked as MK
-from janusgrad.surface import Row, install
 
 from . import _dtypes
 from ._dialect import long_name

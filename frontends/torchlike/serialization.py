@@ -23,10 +23,10 @@ import types
 from _compat_pickle import IMPORT_MAPPING, NAME_MAPPING
 from collections import Counter, OrderedDict
 
-from janusgrad import io as EIO
-from janusgrad.backend import to_device
-from janusgrad.dropin import public_home, shim_object
-from janusgrad.tensor import Tensor as EngineTensor
+from janusgrad.array.backend import to_device
+from janusgrad.core.tensor import Tensor as EngineTensor
+from janusgrad.host import io as EIO
+from janusgrad.host.dropin import public_home, shim_object
 
 from . import _dtypes
 from ._device import device, resolve, tensor_device
@@ -468,7 +468,7 @@ def _restore(location: str):
     if location == "cpu":
         return None
     if location.startswith("cuda"):
-        from janusgrad.backend import gpu_available
+        from janusgrad.array.backend import gpu_available
         if not gpu_available():
             raise RuntimeError(CUDA_ON_CPU)
     dev = resolve(location)

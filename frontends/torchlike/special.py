@@ -2,7 +2,7 @@
 with torch, which are torch's functions themselves)."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
 
 from ._table import SPECIAL
 

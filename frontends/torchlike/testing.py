@@ -2,14 +2,15 @@
 
 Strategies draw ``torchlike.Tensor`` objects (``dtypes`` are torch dtypes) and
 ``assert_gradients(fn, *tensors, order=2)`` checks ``fn``'s first and second
-derivatives against finite differences (see janusgrad.testing (engine/testing.py) and the README,
+derivatives against finite differences (see janusgrad.testing
+(engine/janusgrad/testing.py) and the README,
 "Property-testing your own functions").  hypothesis is imported only when a strategy
 is built.  torch.testing's ``assert_close`` (with torch's failure messages) is here too.
 """
 from __future__ import annotations
 
 from janusgrad import testing as _kit
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
 
 from ._dtypes import float64
 from ._tensor import Tensor

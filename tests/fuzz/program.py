@@ -32,7 +32,7 @@ reproduce crashes or missing kernels):
 
 Gradients made with create_graph=True are linked as each framework links them (its
 derivative formulas read forward operands the value need not depend on: torch's relu and
-abs, paddle's multiply and divide; paddle's are all non-leaves): engine.links, with the
+abs, paddle's multiply and divide; paddle's are all non-leaves): janusgrad.core.links, with the
 dialects' tables.  Programs draw backwards through them (``double``).
 """
 from __future__ import annotations

@@ -340,7 +340,7 @@ ROWS.update({
 })
 
 
-# ---- math/stat family (engine.ops.mathstat, engine.ops.linalg3)
+# ---- math/stat family (janusgrad.ops.stats, janusgrad.ops.linalg_lu)
 def _lu_solve(a):
     # torch's (LU, pivots, B, left, adjoint) as paddle's (b, lu, pivots, trans)
     if not a.pop("left", True):
@@ -373,7 +373,7 @@ UNMAPPED = {
 }
 
 
-# tensor_misc family: paddle 3.3's own scatter_reduce takes torch's arguments (all reductions,
+# scatters family: paddle 3.3's own scatter_reduce takes torch's arguments (all reductions,
 # include_self)
 ROWS.update({"scatter_reduce": Row("scatter_reduce")})
 

@@ -1,12 +1,12 @@
 """paddle.autograd: backward over several roots and the grad-mode switches."""
 from __future__ import annotations
 
-from janusgrad import autograd as _autograd
-from janusgrad.dropin import module_getattr as _module_getattr
-from janusgrad.mode import enable_grad as _enable_grad
-from janusgrad.mode import is_grad_enabled
-from janusgrad.mode import no_grad as _no_grad
-from janusgrad.mode import set_grad_enabled as _set_grad_enabled
+from janusgrad.core import autograd as _autograd
+from janusgrad.core.mode import enable_grad as _enable_grad
+from janusgrad.core.mode import is_grad_enabled
+from janusgrad.core.mode import no_grad as _no_grad
+from janusgrad.core.mode import set_grad_enabled as _set_grad_enabled
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 from ..tensor import _check_seed
 
@@ -25,7 +25,7 @@ class set_grad_enabled(_set_grad_enabled):  # noqa: N801
 
 def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:
     """paddle.autograd.backward: one tensor or a list, seeds default to ones."""
-    from janusgrad.tensor import Tensor
+    from janusgrad.core.tensor import Tensor
     if isinstance(tensors, Tensor):
         tensors = [tensors]
         if grad_tensors is not None and (isinstance(grad_tensors, Tensor)):
@@ -44,7 +44,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
          *, dump_backward_graph_path=None) -> list:
     """paddle.grad: the gradients of ``outputs`` w.r.t. ``inputs`` as a list; non-scalar
     outputs are seeded with ones; ``no_grad_vars`` are tensors the gradient does not pass."""
-    from janusgrad.tensor import Tensor
+    from janusgrad.core.tensor import Tensor
     outputs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
     inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
     if grad_outputs is not None:

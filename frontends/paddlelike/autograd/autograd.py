@@ -1,13 +1,13 @@
 """paddle.autograd.jacobian / hessian: lazily evaluated Jacobian and Hessian objects.
 
 The row-by-row evaluation, caching and indexing are the engine's
-(``janusgrad.lazy_jacobian``); paddle's argument checks and their wording are here.
+(``janusgrad.transforms.lazy_jacobian``); paddle's argument checks and their wording are here.
 ``jacobian(ys, xs, batch_axis=None)`` computes nothing at first; tuples of ys/xs give
 (nested) tuples of objects.
 """
 from __future__ import annotations
 
-from janusgrad.lazy_jacobian import LazyJacobian, for_pairs, is_sequence
+from janusgrad.transforms.lazy_jacobian import LazyJacobian, for_pairs, is_sequence
 
 
 class Jacobian(LazyJacobian):

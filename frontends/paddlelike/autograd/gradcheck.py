@@ -6,7 +6,7 @@ failure messages print paddle tensors.
 """
 from __future__ import annotations
 
-from janusgrad import gradcheck as _gc
+from janusgrad.transforms import gradcheck as _gc
 
 
 class GradcheckError(_gc.GradcheckError):

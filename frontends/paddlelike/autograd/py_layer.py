@@ -1,4 +1,5 @@
-"""paddle.autograd.PyLayer: custom functions on the engine's one mechanism (engine.function).
+"""paddle.autograd.PyLayer: custom functions on the engine's one mechanism
+(janusgrad.core.function).
 
 paddle differs from torch in what backward receives and may return: no slot
 for a non-tensor output, one gradient per *tensor* input (positional or
@@ -11,8 +12,8 @@ from __future__ import annotations
 
 import itertools
 
-from janusgrad import function as _fn
-from janusgrad.tensor import Tensor as _EngineTensor
+from janusgrad.core import function as _fn
+from janusgrad.core.tensor import Tensor as _EngineTensor
 
 from .. import dialect as _dialect
 from ..dialect import given_name

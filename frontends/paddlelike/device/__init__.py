@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from janusgrad import backend as _backend
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.array import backend as _backend
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 from ..meta import CPU, CPUPlace, CUDAPlace, Place, place_of_device
 

@@ -1,8 +1,8 @@
 """paddle.device.cuda: GPU count and synchronisation."""
 from __future__ import annotations
 
-from janusgrad import backend as _backend
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.array import backend as _backend
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 
 def device_count() -> int:

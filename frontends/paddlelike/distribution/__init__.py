@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.core.tensor import Tensor as _EngineTensor
+from janusgrad.host.dropin import module_getattr as _module_getattr
 from janusgrad.nn import variants as _V
-from janusgrad.tensor import Tensor as _EngineTensor
 
 from ..creation import to_tensor
 

@@ -1,11 +1,11 @@
 """paddle.io: datasets, samplers and the DataLoader (single process; num_workers ignored)."""
 from __future__ import annotations
 
-from janusgrad.backend import is_array
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.array.backend import is_array
+from janusgrad.core.tensor import Tensor as _EngineTensor
+from janusgrad.host.dropin import module_getattr as _module_getattr
 from janusgrad.nn import data as _D
 from janusgrad.ops import shape as _S
-from janusgrad.tensor import Tensor as _EngineTensor
 
 from ..creation import to_tensor
 

@@ -1,7 +1,7 @@
 """paddle.jit: to_static, not_to_static, enable_to_static (see paddlelike.jit.api)."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 from .api import enable_to_static, not_to_static, to_static
 

@@ -1,5 +1,5 @@
 """paddle.jit.to_static in the paddle 3.3.1 dialect, over the engine's trace and replay
-(janusgrad.trace): paddle's signature, argument checks and Layer handling are here;
+(janusgrad.transforms.trace): paddle's signature, argument checks and Layer handling are here;
 tracing, guards, replay and the graph-break policy are the engine's.
 
 The default (``full_graph=False``) is paddle's SOT mode: what the trace cannot capture
@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from janusgrad import trace as _trace
+from janusgrad.transforms import trace as _trace
 
 from ..dialect import DIALECT
 from ..meta import of_np, to_np

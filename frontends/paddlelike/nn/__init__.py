@@ -1,6 +1,6 @@
 """paddle.nn: Layer, the common layers, losses, initializers and gradient clipping."""
 # ruff: noqa: F401  (re-exports the public paddle.nn namespace)
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 from . import functional, initializer
 from .attention import (

@@ -1,11 +1,11 @@
 """paddle.nn.functional: activations, linear, dropout and the losses, in paddle's names."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.binding.surface import Row, install
+from janusgrad.host.dropin import module_getattr as _module_getattr
 from janusgrad.nn import functional as _F
 from janusgrad.nn import variants as _V
 from janusgrad.ops import elementwise as E
-from janusgrad.surface import Row, install
 
 from .._table import flatten as _flatten
 from ..dialect import matmul_error
@@ -217,7 +217,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
 
 
 def one_hot(x, num_classes=-1, name=None):  # -1: one more than the largest class
-    from janusgrad.backend import default_float
+    from janusgrad.array.backend import default_float
     from janusgrad.ops import manip
     return manip.one_hot(x, num_classes, default_float)
 

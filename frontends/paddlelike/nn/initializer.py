@@ -7,7 +7,7 @@ a 2-D weight is ``[in, out]``, a kernel ``[out, in, *k]``.
 """
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.host.dropin import module_getattr as _module_getattr
 from janusgrad.nn import init as _init
 from janusgrad.nn import variants as _V
 

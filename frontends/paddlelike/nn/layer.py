@@ -9,10 +9,10 @@ from __future__ import annotations
 import warnings
 from collections import OrderedDict
 
-from janusgrad import params as _params
-from janusgrad.hooks import HookHandle
+from janusgrad.core import params as _params
+from janusgrad.core.hooks import HookHandle
+from janusgrad.core.tensor import Tensor as _EngineTensor
 from janusgrad.nn.module import ModuleCore, add_indent
-from janusgrad.tensor import Tensor as _EngineTensor
 
 from .parameter import Parameter, make_parameter, snake_case, unique_name
 

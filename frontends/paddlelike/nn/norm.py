@@ -239,10 +239,10 @@ class Embedding(Layer):
         self.weight = self.create_parameter([num_embeddings, embedding_dim],
                                             attr=weight_attr, dtype=dtype or self._dtype)
         if _weight is not None:
-            from janusgrad.params import assign_
+            from janusgrad.core.params import assign_
             assign_(self.weight, _weight)
         elif padding_idx is not None:
-            from janusgrad.params import assign_
+            from janusgrad.core.params import assign_
             a = self.weight.array.copy()
             a[padding_idx] = 0
             assign_(self.weight, a)

@@ -136,7 +136,7 @@ def make_parameter(shape, dtype, attr, is_bias: bool, default_initializer, scope
     ``attr`` False means "no parameter" (returns None).  Without an explicit
     initializer, weights get XavierUniform and biases Constant(0.0).
     """
-    from janusgrad.backend import to_device
+    from janusgrad.array.backend import to_device
     from janusgrad.ops import creation as C
 
     from ..device import expected_device

@@ -1,6 +1,6 @@
 """paddle.optimizer: the optimizers and ``lr`` (learning-rate schedulers)."""
 # ruff: noqa: F401  (re-exports the public paddle.optimizer namespace)
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 from . import lr
 from .optimizer import SGD, Adagrad, Adam, AdamW, Momentum, Optimizer, RMSProp

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import warnings
 
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.host.dropin import module_getattr as _module_getattr
 from janusgrad.nn import schedule as _S
 
 

@@ -8,11 +8,11 @@ Accumulators are named ``<param name>_<accumulator>_0`` as paddle names them.
 """
 from __future__ import annotations
 
-from janusgrad.backend import device_of, to_device
-from janusgrad.mode import no_grad
+from janusgrad.array.backend import device_of, to_device
+from janusgrad.core.mode import no_grad
+from janusgrad.core.tensor import Tensor as _EngineTensor
 from janusgrad.nn import variants as _V
 from janusgrad.nn.optim_state import group_params, shared_with
-from janusgrad.tensor import Tensor as _EngineTensor
 
 from ..nn.parameter import unique_name
 from ..regularizer import L1Decay, L2Decay

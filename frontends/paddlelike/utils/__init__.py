@@ -1,7 +1,7 @@
 """paddle.utils."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
 
 from . import dlpack, unique_name  # unique_name: issue 16
 

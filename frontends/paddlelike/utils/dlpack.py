@@ -1,7 +1,7 @@
 """paddle.utils.dlpack: exchange tensors with numpy, torch, cupy ... without a copy."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
 
 from .._surface import from_dlpack, to_dlpack
 

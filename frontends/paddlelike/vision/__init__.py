@@ -2,7 +2,7 @@
 ToTensor, Resize, Normalize, Compose) and the image backend switch."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 from . import datasets, transforms  # noqa: F401
 from .datasets import MNIST, FashionMNIST

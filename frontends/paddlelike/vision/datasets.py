@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import sys
 
-from janusgrad import vision as _V
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.host import vision as _V
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 from ..io import Dataset
 from . import image as _image

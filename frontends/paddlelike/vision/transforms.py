@@ -1,15 +1,15 @@
 """paddle.vision.transforms: ToTensor, Resize, Normalize, Compose (and their functions), on
 PIL images (Pillow's own resize), numpy arrays (HWC; resized as paddle's cv2 backend does:
-bilinear without antialiasing) and tensors (CHW). The image math is janusgrad.vision's."""
+bilinear without antialiasing) and tensors (CHW). The image math is janusgrad.host.vision's."""
 from __future__ import annotations
 
 import numbers
 import traceback
 from collections.abc import Iterable, Sequence
 
-from janusgrad import vision as _V
-from janusgrad.backend import is_array as _is_array
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.array.backend import is_array as _is_array
+from janusgrad.host import vision as _V
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 from ..creation import to_tensor as _to_tensor
 from ..tensor import Tensor as _Tensor

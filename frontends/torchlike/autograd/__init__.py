@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import warnings
 
-from janusgrad import autograd as _engine
-from janusgrad.dropin import module_getattr
-from janusgrad.tensor import Tensor as _EngineTensor
+from janusgrad.core import autograd as _engine
+from janusgrad.core.tensor import Tensor as _EngineTensor
+from janusgrad.host.dropin import module_getattr
 
 from .. import _grad_mode as grad_mode  # torch.autograd.grad_mode
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled

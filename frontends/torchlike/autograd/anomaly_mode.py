@@ -1,10 +1,10 @@
-"""torch.autograd.detect_anomaly / set_detect_anomaly over engine.anomaly."""
+"""torch.autograd.detect_anomaly / set_detect_anomaly over janusgrad.core.anomaly."""
 from __future__ import annotations
 
 import functools
 import warnings
 
-from janusgrad import anomaly as _anomaly
+from janusgrad.core import anomaly as _anomaly
 
 ENABLED_WARNING = ("Anomaly Detection has been enabled. This mode will increase the runtime and "
                    "should only be enabled for debugging.")

@@ -1,4 +1,5 @@
-"""torch.autograd.Function: custom functions on the engine's one mechanism (engine.function).
+"""torch.autograd.Function: custom functions on the engine's one mechanism
+(janusgrad.core.function).
 
 The ctx of a call is an instance of ``<Name>Backward`` and is also what
 ``output.grad_fn`` returns, as in torch.
@@ -10,9 +11,9 @@ import inspect
 import itertools
 import warnings
 
-from janusgrad import function as _fn
+from janusgrad.core import function as _fn
+from janusgrad.core.tensor import Tensor as _EngineTensor
 from janusgrad.ops import OpDef
-from janusgrad.tensor import Tensor as _EngineTensor
 
 from .. import _grad_fn
 

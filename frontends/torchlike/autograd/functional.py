@@ -1,8 +1,8 @@
 """torch.autograd.functional: jacobian, hessian, vjp, jvp, hvp, vhp on the engine."""
 from __future__ import annotations
 
-from janusgrad import functional as _f
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
+from janusgrad.transforms import functional as _f
 
 
 class TorchWords(_f.Words):

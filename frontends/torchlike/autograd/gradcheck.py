@@ -1,7 +1,7 @@
 """torch.autograd.gradcheck: the engine's checker with torch's error class and defaults."""
 from __future__ import annotations
 
-from janusgrad import gradcheck as _gc
+from janusgrad.transforms import gradcheck as _gc
 
 
 class GradcheckError(_gc.GradcheckError):

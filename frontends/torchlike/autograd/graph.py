@@ -1,8 +1,8 @@
 """torch.autograd.graph: hook handles and version bumps over the engine."""
 from __future__ import annotations
 
-from janusgrad.hooks import HookHandle
-from janusgrad.tensor import Tensor as _EngineTensor
+from janusgrad.core.hooks import HookHandle
+from janusgrad.core.tensor import Tensor as _EngineTensor
 
 
 class RemovableHandle(HookHandle):

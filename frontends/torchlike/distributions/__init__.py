@@ -1,7 +1,7 @@
 """torch.distributions: Normal, Uniform, Categorical, Multinomial, Bernoulli."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
 
 from . import bernoulli, categorical, multinomial, normal, uniform
 from .distribution import Distribution

@@ -3,7 +3,7 @@ over engine.distributions."""
 from __future__ import annotations
 
 from janusgrad import distributions as ED
-from janusgrad.tensor import Tensor as EngineTensor
+from janusgrad.core.tensor import Tensor as EngineTensor
 
 from .._size import Size
 

@@ -1,7 +1,7 @@
 """torch.nn: modules, parameters, functional, init and utils."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
 
 from . import functional, init, modules, utils
 from .modules import *  # noqa: F403  (every module class; modules.__all__ lists them)

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import warnings
 
-from janusgrad.dropin import module_getattr
+from janusgrad.binding.surface import aliased as _aliased
+from janusgrad.host.dropin import module_getattr
 from janusgrad.nn import functional as NF
-from janusgrad.surface import aliased as _aliased
 
 from .._grad_fn import tag
 from .._size import Size
@@ -230,8 +230,8 @@ def one_hot(tensor, num_classes: int = -1):
 # ---------------------------------------------------------------- convolutions (conv part)
 # ---------------------------------------------------------------- activations and losses family
 # (engine.ops.activation, engine.nn.losses): torch's names, defaults and checks; ``inplace``
-# writes the result into the input (janusgrad.inplace)
-from janusgrad import inplace as _inplace  # noqa: E402
+# writes the result into the input (janusgrad.core.inplace)
+from janusgrad.core import inplace as _inplace  # noqa: E402
 from janusgrad.nn import losses as _NL  # noqa: E402
 from janusgrad.ops import activation as _A  # noqa: E402
 

@@ -1,7 +1,7 @@
 """torch.nn.init: in-place initialisers over engine.nn.init (torch's [out, in, ...] layout)."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
 from janusgrad.nn import init as NI
 
 calculate_gain = NI.calculate_gain

@@ -1,7 +1,7 @@
 """torch.nn.Parameter: a leaf tensor that a Module registers as a parameter."""
 from __future__ import annotations
 
-from janusgrad.tensor import Tensor as EngineTensor
+from janusgrad.core.tensor import Tensor as EngineTensor
 
 from .._printing import tensor_repr
 from .._tensor import Tensor

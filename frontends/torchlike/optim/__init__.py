@@ -1,7 +1,7 @@
 """torch.optim: optimisers and learning-rate schedulers."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
 
 from . import lr_scheduler
 from .optimizer import Optimizer

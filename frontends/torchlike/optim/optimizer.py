@@ -4,10 +4,10 @@ from __future__ import annotations
 import warnings
 from collections import defaultdict
 
-from janusgrad.mode import enable_grad
+from janusgrad.core.mode import enable_grad
+from janusgrad.core.params import reset_grads
+from janusgrad.core.tensor import Tensor as EngineTensor
 from janusgrad.nn import optim_state as OS
-from janusgrad.params import reset_grads
-from janusgrad.tensor import Tensor as EngineTensor
 
 
 class _RequiredParameter:

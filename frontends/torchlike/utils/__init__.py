@@ -1,7 +1,7 @@
 """torch.utils."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
 
 from . import data, dlpack
 

@@ -3,7 +3,7 @@
 ``datasets`` (MNIST, FashionMNIST). Pillow is optional (see transforms)."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 from . import datasets, transforms  # noqa: F401
 

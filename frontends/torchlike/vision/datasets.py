@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from urllib.error import URLError
 
-from janusgrad import vision as _V
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.host import vision as _V
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 from .._creation import from_numpy as _from_numpy
 from ..utils.data import Dataset

@@ -1,7 +1,7 @@
 """torch.nn.modules."""
 from __future__ import annotations
 
-from janusgrad.dropin import publish as _publish
+from janusgrad.host.dropin import publish as _publish
 
 from .attention import (
     LayerNorm,

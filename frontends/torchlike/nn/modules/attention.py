@@ -298,7 +298,7 @@ class TransformerEncoder(Module):
 
     def _nested(self, src, mask, src_key_padding_mask) -> bool:
         """Whether torch's nested-tensor path runs (it leaves zeros at padded positions)."""
-        from janusgrad.mode import is_grad_enabled
+        from janusgrad.core.mode import is_grad_enabled
         return (self.use_nested_tensor and not self.training and mask is None
                 and src_key_padding_mask is not None and src.array.ndim == 3
                 and src_key_padding_mask.array.dtype.kind == "b"

@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections import OrderedDict, namedtuple
 from collections.abc import Iterator, Mapping
 
+from janusgrad.core.params import reset_grads
+from janusgrad.core.tensor import Tensor as EngineTensor
 from janusgrad.nn.module import ModuleCore, add_indent
-from janusgrad.params import reset_grads
-from janusgrad.tensor import Tensor as EngineTensor
 
 from ... import _dtypes
 from ..._device import parse_to, resolve

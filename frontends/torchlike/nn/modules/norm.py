@@ -85,7 +85,7 @@ class _BatchNorm(_NormBase):
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
-            from janusgrad.params import assign_
+            from janusgrad.core.params import assign_
             assign_(self.num_batches_tracked, self.num_batches_tracked.array + 1)
             if self.momentum is None:  # a cumulative moving average
                 factor = 1.0 / float(self.num_batches_tracked.array)
@@ -250,7 +250,7 @@ class Embedding(Module):
 
     def _fill_padding_idx_with_zero(self) -> None:
         if self.padding_idx is not None:
-            from janusgrad.params import assign_
+            from janusgrad.core.params import assign_
             a = self.weight.array.copy()
             a[self.padding_idx] = 0
             assign_(self.weight, a)

@@ -1,8 +1,8 @@
 """torch.nn.utils: gradient clipping."""
 from __future__ import annotations
 
+from janusgrad.core.tensor import Tensor as EngineTensor
 from janusgrad.nn import optim as NO
-from janusgrad.tensor import Tensor as EngineTensor
 
 
 def _params(parameters) -> list:

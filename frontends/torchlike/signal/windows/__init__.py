@@ -1,9 +1,9 @@
-"""torch.signal.windows: windows as torch computes them (engine.ops.mathstat.window); the
+"""torch.signal.windows: windows as torch computes them (janusgrad.ops.stats.window); the
 keyword-only parameters and their defaults are torch's."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr
-from janusgrad.ops import mathstat as _MS
+from janusgrad.host.dropin import module_getattr
+from janusgrad.ops import stats as _MS
 
 from ... import _dtypes
 from ..._creation import _dev, _finish

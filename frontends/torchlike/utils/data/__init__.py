@@ -1,7 +1,7 @@
 """torch.utils.data: datasets, samplers and the DataLoader."""
 from __future__ import annotations
 
-from janusgrad.dropin import module_getattr
+from janusgrad.host.dropin import module_getattr
 
 from .dataloader import (
     BatchSampler,

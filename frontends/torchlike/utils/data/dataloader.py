@@ -1,9 +1,9 @@
 """DataLoader and default collation (single process; num_workers is accepted)."""
 from __future__ import annotations
 
-from janusgrad.backend import is_array
+from janusgrad.array.backend import is_array
+from janusgrad.core.tensor import Tensor as EngineTensor
 from janusgrad.nn import data as ND
-from janusgrad.tensor import Tensor as EngineTensor
 
 from .dataset import IterableDataset, TensorDataset
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from janusgrad import vision as _V
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.host import vision as _V
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 from ...nn.modules.module import Module as _Module
 from . import functional  # noqa: F401

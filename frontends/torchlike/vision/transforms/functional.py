@@ -1,6 +1,6 @@
 """torchvision.transforms.functional: to_tensor, resize, normalize, InterpolationMode.
 
-PIL images are resized by Pillow itself; tensors (..., C, H, W) by janusgrad.vision (bilinear
+PIL images are resized by Pillow itself; tensors (..., C, H, W) by janusgrad.host.vision (bilinear
 with torchvision's default antialiasing when shrinking; float tensors recorded for autograd).
 When Pillow is not installed, the datasets give uint8 (H, W) numpy arrays in place of PIL
 images, and Resize and ToTensor take such arrays as they would take the PIL image."""
@@ -9,9 +9,9 @@ from __future__ import annotations
 import warnings
 from enum import Enum
 
-from janusgrad import vision as _V
-from janusgrad.backend import is_array as _is_array
-from janusgrad.dropin import module_getattr as _module_getattr
+from janusgrad.array.backend import is_array as _is_array
+from janusgrad.host import vision as _V
+from janusgrad.host.dropin import module_getattr as _module_getattr
 
 from ... import _dtypes
 from ..._creation import from_numpy as _from_numpy

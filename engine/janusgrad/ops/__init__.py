@@ -1,0 +1,139 @@
+"""The op table: one OpDef per recorded op, one Spec per tested op.
+
+Each family module (elementwise, reduce, linalg, shape, index, creation)
+defines its ops with ``defop`` and lists how to test them with ``spec``; the
+property tests in tests/test_ops.py are generated from ``SPECS``.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class OpDef:
+    """A recorded op: its neutral name and its derivative.
+
+    ``rule`` (engine.ops.rules) is the derivative written once over an array namespace;
+    from it come ``vjp(node, g)``, its recording form (one gradient, a Tensor or None, per
+    input, made with engine ops so that it can itself be recorded), and ``arrays(node,
+    g)``, its form on bare arrays for a backward that records nothing (None as a whole
+    where it declines: the scheduler then runs ``vjp``).  An op without a ``rule`` gives
+    ``vjp`` itself and has no ``arrays``.  ``vjp`` None marks the op as not
+    differentiable: no node is recorded.
+    """
+
+    __slots__ = ("name", "vjp", "fresh", "arrays", "rule", "uses")
+
+    def __init__(self, name: str, vjp: Callable | None = None, fresh: bool = False,
+                 rule: Callable | tuple | None = None, uses: tuple = (),
+                 same: Callable | None = None) -> None:
+        self.name = name
+        self.rule = rule
+        self.uses = uses
+        self.arrays = None
+        if rule is not None:
+            from janusgrad.ops.rules import build
+            vjp = build(rule, uses, False, same)
+            self.arrays = build(rule, uses, True, same)
+        self.vjp = vjp
+        # the rule only reads its incoming gradient and returns new arrays (never the
+        # gradient itself or a view of it): the scheduler may then let another input keep
+        # that same gradient object instead of copying it
+        self.fresh = fresh
+
+    def __repr__(self) -> str:
+        return f"OpDef({self.name!r})"
+
+
+OPS: dict[str, OpDef] = {}
+
+
+def defop(name: str, vjp: Callable | None = None, fresh: bool = False, *,
+          rule: Callable | tuple | None = None, uses: tuple | str = (),
+          same: Callable | None = None) -> OpDef:
+    """Add an op to the table: its derivative as a ``rule`` on the operands ``uses`` (a
+    tuple, or one name; see engine.ops.rules), or as a ``vjp(node, g)`` on tensors only.
+    ``same``: a binary op's rule where one tensor is both inputs (one gradient, cheaper
+    than the two rules' sum)."""
+    op = OpDef(name, vjp, fresh, rule, (uses,) if isinstance(uses, str) else tuple(uses),
+               same)
+    OPS[name] = op
+    return op
+
+
+@dataclass
+class Spec:
+    """How the property tests exercise one public engine function.
+
+    ``make(draw, st, hnp)`` draws the call: it returns (arrays, kwargs), where
+    ``arrays`` are float64 numpy arrays passed positionally as tensors.
+    ``grad_args`` are the positions to differentiate (default: all arrays).
+    ``ref`` is a numpy reference for the forward value, called like ``fn``.
+    ``differentiable=False`` marks an op whose gradient is zero or undefined.
+    """
+
+    name: str
+    fn: Callable
+    make: Callable
+    ref: Callable | None = None
+    differentiable: bool = True
+    grad_args: tuple | None = None
+    second_order: bool = True
+    atol: float = 1e-6
+    rtol: float = 1e-5
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+SPECS: list[Spec] = []
+
+
+def spec(name: str, fn: Callable, make: Callable, **kw) -> Spec:
+    s = Spec(name, fn, make, **kw)
+    SPECS.append(s)
+    return s
+
+
+def load_all() -> None:
+    """Import every family so that OPS and SPECS are complete."""
+    from janusgrad.core import inplace  # noqa: F401  (composites; in-place setitem is an op)
+    from janusgrad.nn import (  # noqa: F401
+        attention,  # (layer norm, attention)
+        functional,  # (layer and loss specs)
+        losses,  # (distances, margin and likelihood losses)
+        norm,  # (normalisation, embedding, structured dropout)
+        pool,  # (pooling, padding, resampling)
+        recurrent,  # (the fused recurrent sequence op)
+    )
+    from janusgrad.ops import (  # noqa: F401
+        activation,  # (elementwise activations)
+        composite,  # noqa: F401  (composites; in-place setitem is an op)
+        conv,  # (convolution, transposed convolution, unfold/fold)
+        creation,
+        elementwise,
+        index,
+        linalg,
+        linalg_factor,  # (inverse, det, solve, cholesky, eigh, norms)
+        linalg_lu,  # (triangular and Cholesky solves, LU, matrix_exp, Householder)
+        manip,  # (manipulation, indexing, scatter)
+        masked,  # (torch.masked: reductions and normalisations under a mask)
+        math,
+        placement,
+        reduce,
+        scatters,  # (view scatters, strided windows, scatter/index reduce, put)
+        shape,
+        sorting,  # (sorting, searching, counting)
+        special,
+        stats,  # (statistics, differences, histograms, polynomials, windows)
+    )
+
+
+def check_same_device(cls, op: str, *arrays) -> None:
+    """Raise the dialect's error when the arrays of one op live on different devices.
+
+    Called where a kernel failed with TypeError, the way array libraries refuse operands
+    of another library, so the check costs nothing when the devices agree."""
+    from janusgrad.array.backend import device_of, is_array
+    devices = [device_of(a) for a in arrays if is_array(a)]
+    if any(d != devices[0] for d in devices):
+        raise cls.dialect.device_mismatch(op, devices)
