@@ -1,111 +1,27 @@
-"""torch.nn.modules."""
+"""torch.nn.modules: every part's classes, re-exported through the parts' own __all__."""
+# ruff: noqa: F403
 from __future__ import annotations
 
 from janusgrad.host.dropin import publish as _publish
 
-from .attention import (
-    LayerNorm,
-    MultiheadAttention,
-    NonDynamicallyQuantizableLinear,
-    RMSNorm,
-    Transformer,
-    TransformerDecoder,
-    TransformerDecoderLayer,
-    TransformerEncoder,
-    TransformerEncoderLayer,
-)
-from .container import ModuleList, Sequential
-from .conv import (  # (conv part)
-    Conv1d,
-    Conv2d,
-    Conv3d,
-    ConvTranspose1d,
-    ConvTranspose2d,
-    ConvTranspose3d,
-    Fold,
-    LazyConv1d,
-    LazyConv2d,
-    LazyConv3d,
-    Unfold,
-)
-from .layers import (
-    GELU,
-    Dropout,
-    Flatten,
-    Identity,
-    LazyLinear,
-    LeakyReLU,
-    Linear,
-    LogSoftmax,
-    ReLU,
-    Sigmoid,
-    Softmax,
-    Softplus,
-    Tanh,
-)
-from .loss import (
-    BCELoss,
-    BCEWithLogitsLoss,
-    CrossEntropyLoss,
-    HuberLoss,
-    L1Loss,
-    MSELoss,
-    NLLLoss,
-    SmoothL1Loss,
-)
+from . import activation_ext, attention, container, conv, layers, loss, loss_ext, norm, pool
+from . import recurrent, thin
+from .activation_ext import *
+from .attention import *
+from .container import *
+from .conv import *
+from .layers import *
+from .loss import *
+from .loss_ext import *
 from .module import Module
-from .norm import (  # the norm part
-    AlphaDropout,
-    BatchNorm1d,
-    BatchNorm2d,
-    BatchNorm3d,
-    Dropout1d,
-    Dropout2d,
-    Dropout3d,
-    Embedding,
-    FeatureAlphaDropout,
-    GroupNorm,
-    InstanceNorm1d,
-    InstanceNorm2d,
-    InstanceNorm3d,
-    LazyBatchNorm1d,
-    LazyBatchNorm2d,
-    LazyBatchNorm3d,
-    LocalResponseNorm,
-    Unflatten,
-)
+from .norm import *
+from .pool import *
+from .recurrent import *
+from .thin import *
 
-# isort: split
-# the parts re-exported through their own __all__
-from . import activation_ext as _acts
-from . import loss_ext as _losses
-from . import pool as _pool
-from . import recurrent as _recurrent
-from .activation_ext import *  # noqa: F403
-from .loss_ext import *  # noqa: F403
-from .pool import *  # noqa: F403
-from .recurrent import *  # noqa: F403
-
-__all__ = [
-    "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "GELU",
-    "HuberLoss", "Identity", "L1Loss", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax",
-    "MSELoss", "Module", "ModuleList", "NLLLoss", "ReLU", "Sequential", "Sigmoid",
-    "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
-]
-__all__ += [  # the norm part
-    "AlphaDropout", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "Dropout1d", "Dropout2d",
-    "Dropout3d", "Embedding", "FeatureAlphaDropout", "GroupNorm", "InstanceNorm1d",
-    "InstanceNorm2d", "InstanceNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
-    "LazyBatchNorm3d", "LocalResponseNorm", "Unflatten",
-]
-__all__ += ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
-            "ConvTranspose3d", "Fold", "LazyConv1d", "LazyConv2d", "LazyConv3d", "Unfold"]
-__all__ += [*_acts.__all__, *_losses.__all__, *_pool.__all__, *_recurrent.__all__]
-__all__ += [
-    "LayerNorm", "MultiheadAttention", "NonDynamicallyQuantizableLinear", "RMSNorm",
-    "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
-    "TransformerEncoderLayer",
-]
+__all__ = ["Module"] + [name for part in (
+    activation_ext, attention, container, conv, layers, loss, loss_ext, norm, pool, recurrent,
+    thin) for name in part.__all__]
 
 # pickle finds a layer class by its __module__ (torch.nn.modules.linear ...): serve each
 # from torchlike's module of that name (under the runner, `torch.` imports reach it)

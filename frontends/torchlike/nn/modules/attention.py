@@ -13,7 +13,8 @@ from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from .container import ModuleList
-from .layers import Dropout, Linear
+from .layers import Linear
+from .thin import Dropout
 from .module import Module
 
 
@@ -177,7 +178,7 @@ def _activation(activation):
 
 
 def _relu_or_gelu(activation) -> int:
-    from .layers import GELU, ReLU
+    from .thin import GELU, ReLU
     if activation is F.relu or isinstance(activation, ReLU):
         return 1
     if activation is F.gelu or isinstance(activation, GELU):
@@ -394,3 +395,6 @@ MultiheadAttention.__module__ = "torch.nn.modules.activation"
 for _cls in (Transformer, TransformerEncoder, TransformerDecoder, TransformerEncoderLayer,
              TransformerDecoderLayer):
     _cls.__module__ = "torch.nn.modules.transformer"
+__all__ = ["LayerNorm", "MultiheadAttention", "NonDynamicallyQuantizableLinear", "RMSNorm",
+           "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+           "TransformerEncoder", "TransformerEncoderLayer"]

@@ -71,3 +71,4 @@ class ModuleList(ChildList, Module):
 
 Sequential.__module__ = "torch.nn.modules.container"
 ModuleList.__module__ = "torch.nn.modules.container"
+__all__ = ["ModuleList", "Sequential"]

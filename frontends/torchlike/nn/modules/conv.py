@@ -293,3 +293,5 @@ for _cls in (Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTrans
              LazyConv1d, LazyConv2d, LazyConv3d):
     _cls.__module__ = "torch.nn.modules.conv"
 Fold.__module__ = Unfold.__module__ = "torch.nn.modules.fold"
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+           "Fold", "LazyConv1d", "LazyConv2d", "LazyConv3d", "Unfold"]

@@ -1,4 +1,4 @@
-"""Linear, activations, Flatten, Dropout, Identity."""
+"""Linear and LazyLinear (parameters with torch's initialisation)."""
 from __future__ import annotations
 
 import math
@@ -8,14 +8,6 @@ from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from .module import Module
-
-
-class Identity(Module):
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__()
-
-    def forward(self, input):  # noqa: A002
-        return input
 
 
 class Linear(Module):
@@ -69,117 +61,6 @@ class LazyLinear(Linear):
         return F.linear(input, self.weight, self.bias)
 
 
-class _Activation(Module):
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
-
-
-class ReLU(_Activation):
-    def forward(self, input):  # noqa: A002
-        return F.relu(input)
-
-
-class Sigmoid(Module):
-    def forward(self, input):  # noqa: A002
-        return F.sigmoid(input)
-
-
-class Tanh(Module):
-    def forward(self, input):  # noqa: A002
-        return F.tanh(input)
-
-
-class GELU(Module):
-    def __init__(self, approximate: str = "none") -> None:
-        super().__init__()
-        self.approximate = approximate
-
-    def forward(self, input):  # noqa: A002
-        return F.gelu(input, approximate=self.approximate)
-
-    def extra_repr(self) -> str:
-        return f"approximate={self.approximate!r}"
-
-
-class LeakyReLU(Module):
-    def __init__(self, negative_slope: float = 0.01, inplace: bool = False) -> None:
-        super().__init__()
-        self.negative_slope = negative_slope
-        self.inplace = inplace
-
-    def forward(self, input):  # noqa: A002
-        return F.leaky_relu(input, self.negative_slope)
-
-    def extra_repr(self) -> str:
-        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace
-                                                           else "")
-
-
-class Softplus(Module):
-    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
-        super().__init__()
-        self.beta = beta
-        self.threshold = threshold
-
-    def forward(self, input):  # noqa: A002
-        return F.softplus(input, self.beta, self.threshold)
-
-    def extra_repr(self) -> str:
-        return f"beta={self.beta}, threshold={self.threshold}"
-
-
-class Softmax(Module):
-    def __init__(self, dim: int | None = None) -> None:
-        super().__init__()
-        self.dim = dim
-
-    def forward(self, input):  # noqa: A002
-        return F.softmax(input, self.dim)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
-
-
-class LogSoftmax(Softmax):
-    def forward(self, input):  # noqa: A002
-        return F.log_softmax(input, self.dim)
-
-
-class Flatten(Module):
-    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
-        super().__init__()
-        self.start_dim = start_dim
-        self.end_dim = end_dim
-
-    def forward(self, input):  # noqa: A002
-        return F.flatten(input, self.start_dim, self.end_dim)
-
-    def extra_repr(self) -> str:
-        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
-
-
-class Dropout(Module):
-    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
-        super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p = p
-        self.inplace = inplace
-
-    def forward(self, input):  # noqa: A002
-        return F.dropout(input, self.p, self.training, self.inplace)
-
-    def extra_repr(self) -> str:
-        return f"p={self.p}, inplace={self.inplace}"
-
-
-for _cls in (Identity, Linear, LazyLinear):
+for _cls in (Linear, LazyLinear):
     _cls.__module__ = "torch.nn.modules.linear"
-for _cls in (ReLU, Sigmoid, Tanh, GELU, LeakyReLU, Softplus, Softmax, LogSoftmax):
-    _cls.__module__ = "torch.nn.modules.activation"
-Flatten.__module__ = "torch.nn.modules.flatten"
-Dropout.__module__ = "torch.nn.modules.dropout"
+__all__ = ["LazyLinear", "Linear"]

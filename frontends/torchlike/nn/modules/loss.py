@@ -95,3 +95,5 @@ class BCEWithLogitsLoss(_Loss):
 for _cls in (MSELoss, L1Loss, SmoothL1Loss, HuberLoss, NLLLoss, CrossEntropyLoss, BCELoss,
              BCEWithLogitsLoss):
     _cls.__module__ = "torch.nn.modules.loss"
+__all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "HuberLoss", "L1Loss", "MSELoss",
+           "NLLLoss", "SmoothL1Loss"]

@@ -3,7 +3,7 @@ family): torch's constructors over torchlike.nn.functional (no extra_repr, as to
 from __future__ import annotations
 
 from .. import functional as F
-from .activation_ext import PairwiseDistance
+from .thin import PairwiseDistance
 from .loss import _Loss, _WeightedLoss
 
 

@@ -1,6 +1,5 @@
-"""torch.nn's BatchNorm1d/2d/3d (and the lazy form), InstanceNorm1d/2d/3d, GroupNorm,
-LocalResponseNorm, Embedding, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout, Unflatten:
-torch's parameters, buffers, state_dict keys, checks and extra_repr over engine.nn.norm."""
+"""torch.nn's BatchNorm1d/2d/3d (and the lazy form), InstanceNorm1d/2d/3d, GroupNorm and
+Embedding: torch's parameters, buffers, state_dict keys, checks and extra_repr over engine.nn.norm."""
 from __future__ import annotations
 
 import warnings
@@ -8,11 +7,9 @@ import warnings
 from janusgrad.nn.dims import per_dimension
 
 from ... import _creation, _dtypes
-from ... import _norm as NF
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
-from .layers import Dropout
 from .module import Module
 
 
@@ -195,22 +192,6 @@ class GroupNorm(Module):
                 f"affine={self.affine}, bias={self.bias is not None}")
 
 
-class LocalResponseNorm(Module):
-    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75,
-                 k: float = 1.0) -> None:
-        super().__init__()
-        self.size = size
-        self.alpha = alpha
-        self.beta = beta
-        self.k = k
-
-    def forward(self, input):  # noqa: A002
-        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
-
-    def extra_repr(self) -> str:
-        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
-
-
 # ---------------------------------------------------------------- embedding
 class Embedding(Module):
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx=None,
@@ -285,60 +266,10 @@ class Embedding(Module):
                    norm_type=norm_type, scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
 
 
-# ---------------------------------------------------------------- dropout variants
-class _DropoutNd(Module):
-    """Dropout's arguments, check and repr (not a Dropout subclass, as in torch); the
-    forward is the variant's function."""
-
-    _fn = None
-
-    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
-        super().__init__()
-        NF._check_p(p)
-        self.p, self.inplace = p, inplace
-
-    def forward(self, input):  # noqa: A002
-        return type(self)._fn(input, self.p, self.training, self.inplace)
-
-    extra_repr = Dropout.extra_repr
-
-
-Dropout1d, Dropout2d, Dropout3d = per_dimension(
-    "Dropout{}d", "torch.nn.modules.dropout", _DropoutNd,
-    _fn=tuple(map(staticmethod, (NF.dropout1d, NF.dropout2d, NF.dropout3d))))
-
-
-class AlphaDropout(_DropoutNd):
-    _fn = staticmethod(NF.alpha_dropout)
-
-
-class FeatureAlphaDropout(_DropoutNd):
-    _fn = staticmethod(NF.feature_alpha_dropout)
-
-
-# ---------------------------------------------------------------- structure
-class Unflatten(Module):
-    def __init__(self, dim, unflattened_size) -> None:
-        super().__init__()
-        if isinstance(dim, int):
-            if not isinstance(unflattened_size, (list, tuple)):
-                raise TypeError("unflattened_size must be tuple of ints, but found type "
-                                f"{type(unflattened_size).__name__}")
-        self.dim = dim
-        self.unflattened_size = unflattened_size
-
-    def forward(self, input):  # noqa: A002
-        return input.unflatten(self.dim, self.unflattened_size)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
-
-
 for _cls in (_BatchNorm, _NormBase):
     _cls.__module__ = _BATCHNORM
-for _cls in (GroupNorm, LocalResponseNorm):
-    _cls.__module__ = "torch.nn.modules.normalization"
+GroupNorm.__module__ = "torch.nn.modules.normalization"
 Embedding.__module__ = "torch.nn.modules.sparse"
-for _cls in (AlphaDropout, FeatureAlphaDropout):
-    _cls.__module__ = "torch.nn.modules.dropout"
-Unflatten.__module__ = "torch.nn.modules.flatten"
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "Embedding", "GroupNorm", "InstanceNorm1d",
+           "InstanceNorm2d", "InstanceNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
+           "LazyBatchNorm3d"]
