@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from janusgrad.host.dropin import publish as _publish
 
-from . import activation_ext, attention, container, conv, layers, loss, loss_ext, norm, pool
-from . import recurrent, thin
+from . import (
+    activation_ext,
+    attention,
+    container,
+    conv,
+    layers,
+    loss,
+    loss_ext,
+    norm,
+    pool,
+    recurrent,
+    thin,
+)
 from .activation_ext import *
 from .attention import *
 from .container import *

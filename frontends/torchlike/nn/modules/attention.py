@@ -14,8 +14,8 @@ from .. import init
 from ..parameter import Parameter
 from .container import ModuleList
 from .layers import Linear
-from .thin import Dropout
 from .module import Module
+from .thin import Dropout
 
 
 def _shape_tuple(normalized_shape) -> tuple:

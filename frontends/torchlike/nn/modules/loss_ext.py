@@ -3,8 +3,8 @@ family): torch's constructors over torchlike.nn.functional (no extra_repr, as to
 from __future__ import annotations
 
 from .. import functional as F
-from .thin import PairwiseDistance
 from .loss import _Loss, _WeightedLoss
+from .thin import PairwiseDistance
 
 
 class SoftMarginLoss(_Loss):

@@ -1,5 +1,6 @@
 """torch.nn's BatchNorm1d/2d/3d (and the lazy form), InstanceNorm1d/2d/3d, GroupNorm and
-Embedding: torch's parameters, buffers, state_dict keys, checks and extra_repr over engine.nn.norm."""
+Embedding: torch's parameters, buffers, state_dict keys, checks and extra_repr over
+engine.nn.norm."""
 from __future__ import annotations
 
 import warnings

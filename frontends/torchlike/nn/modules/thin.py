@@ -26,8 +26,9 @@ def _also(inplace) -> str:
 _ACT = "torch.nn.modules.activation"
 _IN = "input, inplace"
 _ANY = dict(params="*args, **kwargs", keep="", call="input")
-_DROP = dict(params="p=0.5, inplace=False", setup="_check_p(p)", extra_repr="p={p}, inplace={inplace}",
-             call="input, p, self.training, inplace", module="torch.nn.modules.dropout")
+_DROP = dict(params="p=0.5, inplace=False", setup="_check_p(p)",
+             extra_repr="p={p}, inplace={inplace}", call="input, p, self.training, inplace",
+             module="torch.nn.modules.dropout")
 _POOL = "kernel_size={kernel_size}, stride={stride}, padding={padding}"
 _STRIDE = "stride = stride if (stride is not None) else kernel_size"
 _PAD = dict(params="padding", setup="padding = _ntuple(padding, 2 * _d)", dims=(1, 2, 3),
