@@ -52,6 +52,8 @@ class LayerRow:
     arguments over the parameters.
     ``module``: the ``__module__`` the framework defines the class in (None: the
     installer's).
+    ``attr``: the attribute pattern of this row's bare ``keep`` names (None: the
+    installer's).
     """
 
     name: str
@@ -66,6 +68,7 @@ class LayerRow:
     base_args: str = ""
     module: str | None = None
     dims: tuple[int, ...] = ()
+    attr: str | None = None
 
 
 def _param_names(params: str) -> list[str]:
@@ -73,15 +76,16 @@ def _param_names(params: str) -> list[str]:
     return [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
 
 
-def _kept(row: LayerRow, attr: str) -> dict[str, str]:
-    """{source: attribute} of what the constructor stores, in order; the source is a
+def _kept(row: LayerRow, attr: str) -> list[tuple[str, str]]:
+    """(source, attribute) of what the constructor stores, in order; the source is a
     parameter's name, or any expression over them (``"value=0.0"``)."""
+    attr = row.attr or attr
     if row.keep is None:
-        return {p: attr.format(p) for p in _param_names(row.params)}
-    kept = {}
+        return [(p, attr.format(p)) for p in _param_names(row.params)]
+    kept = []
     for item in filter(None, (s.strip() for s in row.keep.split(","))):
         name, eq, source = (s.strip() for s in item.partition("="))
-        kept[source if eq else name] = name if eq else attr.format(name)
+        kept.append((source, name) if eq else (name, attr.format(name)))
     return kept
 
 
@@ -98,8 +102,11 @@ class _ToSelf(ast.NodeTransformer):
         return node
 
 
-def _on_self(source: str, kept: dict[str, str], inputs: Iterable[str] = ()) -> str:
-    shadow = {k: v for k, v in kept.items() if k.isidentifier() and k not in set(inputs)}
+def _on_self(source: str, kept: list[tuple[str, str]], inputs: Iterable[str] = ()) -> str:
+    shadow: dict[str, str] = {}
+    for k, v in kept:  # a parameter kept twice reads the first
+        if k.isidentifier() and k not in set(inputs):
+            shadow.setdefault(k, v)
     return ast.unparse(_ToSelf(shadow).visit(ast.parse(source, mode="eval")))
 
 
@@ -110,9 +117,10 @@ def _methods(row: LayerRow, name: str, base: type, inputs: str, attr: str,
     lines = [f"def __init__(self{', ' if row.params else ''}{row.params}):",
              f"    _base_init(self{', ' if row.base_args else ''}{row.base_args})"]
     lines += [f"    {line}" for line in row.setup.splitlines() if line.strip()]
-    lines += [f"    self.{a} = {p}" for p, a in kept.items()]
+    lines += [f"    self.{a} = {p}" for p, a in kept]
     if row.fn is not None or row.call is not None:  # (neither: the base's forward)
-        call = row.call if row.call is not None else ", ".join([*input_names, *kept])
+        call = row.call if row.call is not None else \
+            ", ".join([*input_names, *(p for p, _ in kept)])
         result = _on_self(call if row.fn is None else f"_fn({call})", kept, input_names)
         lines += [f"def forward(self, {inputs}):", f"    return {result}"]
     if row.extra_repr is not None:

@@ -10,7 +10,8 @@ from janusgrad.nn import attention as NA
 from . import functional as F
 from .initializer import Constant
 from .layer import Layer
-from .layers import Dropout, LayerList, Linear
+from .layers import LayerList, Linear
+from .thin import Dropout
 
 
 def _default_dtype() -> str:
@@ -303,3 +304,5 @@ def _split_attrs(attr, what: str):
     if len(attr) == 3:
         return [attr[0], attr[-1]], list(attr)
     raise AssertionError(f"length of {what} should be 1 or 2 or 3 when it is a list/tuple")
+__all__ = ["LayerNorm", "MultiHeadAttention", "Transformer", "TransformerDecoder",
+           "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer"]

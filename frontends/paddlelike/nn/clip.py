@@ -38,3 +38,4 @@ class ClipGradByGlobalNorm(ClipGradBase):
 
 
 ClipGradByNorm.__module__ = ClipGradByGlobalNorm.__module__ = "paddle.nn.clip"
+__all__ = ["ClipGradByGlobalNorm", "ClipGradByNorm"]

@@ -325,3 +325,5 @@ class Fold(Layer):
         name = f", name={self.name}" if self.name else ""
         return (f"kernel_size={self.kernel_sizes}, dilation={self.dilations}, "
                 f"padding={self.paddings}, stride={self.strides}{name}")
+__all__ = ["Conv1D", "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DTranspose",
+           "Fold", "Unfold"]

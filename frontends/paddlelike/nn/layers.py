@@ -1,4 +1,4 @@
-"""paddle.nn's common layers: Linear, containers, activations, Flatten, Dropout, Identity."""
+"""paddle.nn's Linear and containers (the thin layers are rows: thin.py)."""
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -94,105 +94,7 @@ class LayerList(ChildList, Layer):
                           f"[{-n}, {n})")
 
 
-class _Activation(Layer):
-    def __init__(self, name=None) -> None:
-        super().__init__()
-        self._name = name
-
-    def extra_repr(self) -> str:
-        return f"name={self._name}" if self._name else ""
-
-
-class ReLU(_Activation):
-    def forward(self, x):
-        return F.relu(x)
-
-
-class Sigmoid(_Activation):
-    def forward(self, x):
-        return F.sigmoid(x)
-
-
-class Tanh(_Activation):
-    def forward(self, x):
-        return F.tanh(x)
-
-
-class GELU(Layer):
-    def __init__(self, approximate: bool = False, name=None) -> None:
-        super().__init__()
-        self._approximate = approximate
-        self._name = name
-
-    def forward(self, x):
-        return F.gelu(x, self._approximate)
-
-    def extra_repr(self) -> str:
-        name = f", name={self._name}" if self._name else ""
-        return f"approximate={self._approximate}{name}"
-
-
-class _AxisActivation(Layer):
-    def __init__(self, axis: int = -1, name=None) -> None:
-        super().__init__()
-        self._axis = axis
-        self._name = name
-
-    def extra_repr(self) -> str:
-        name = f", name={self._name}" if self._name else ""
-        return f"axis={self._axis}{name}"
-
-
-class Softmax(_AxisActivation):
-    def forward(self, x):
-        return F.softmax(x, self._axis)
-
-
-class LogSoftmax(_AxisActivation):
-    def forward(self, x):
-        return F.log_softmax(x, self._axis)
-
-
-class Flatten(Layer):
-    def __init__(self, start_axis: int = 1, stop_axis: int = -1) -> None:
-        super().__init__()
-        self.start_axis = start_axis
-        self.stop_axis = stop_axis
-
-    def forward(self, input):  # noqa: A002
-        return F.flatten(input, self.start_axis, self.stop_axis)
-
-
-class Dropout(Layer):
-    def __init__(self, p: float = 0.5, inplace: bool = False, axis=None,
-                 mode: str = "upscale_in_train", name=None) -> None:
-        super().__init__()
-        self.p = p
-        self.inplace = inplace
-        self.axis = axis
-        self.mode = mode
-        self.name = name
-
-    def forward(self, input):  # noqa: A002
-        return F.dropout(input, p=self.p, axis=self.axis, training=self.training,
-                         mode=self.mode)
-
-    def extra_repr(self) -> str:
-        name = f", name={self.name}" if self.name else ""
-        return f"p={self.p}, axis={self.axis}, mode={self.mode}{name}, inplace={self.inplace}"
-
-
-class Identity(Layer):
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__()
-
-    def forward(self, input):  # noqa: A002
-        return input
-
-
-for _cls in (Linear, Flatten, Dropout, Identity):
-    _cls.__module__ = "paddle.nn.layer.common"
+Linear.__module__ = "paddle.nn.layer.common"
 for _cls in (Sequential, LayerList):
     _cls.__module__ = "paddle.nn.layer.container"
-for _cls in (ReLU, Sigmoid, Tanh, GELU, Softmax, LogSoftmax):
-    _cls.__module__ = "paddle.nn.layer.activation"
+__all__ = ["LayerList", "Linear", "Sequential"]

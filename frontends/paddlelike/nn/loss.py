@@ -117,3 +117,5 @@ class BCEWithLogitsLoss(Layer):
 for _cls in (MSELoss, L1Loss, SmoothL1Loss, CrossEntropyLoss, NLLLoss, BCELoss,
              BCEWithLogitsLoss):
     _cls.__module__ = "paddle.nn.layer.loss"
+__all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "L1Loss", "MSELoss", "NLLLoss",
+           "SmoothL1Loss"]

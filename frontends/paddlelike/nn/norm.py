@@ -1,5 +1,4 @@
-"""paddle.nn's BatchNorm, BatchNorm1D/2D/3D, InstanceNorm1D/2D/3D, GroupNorm,
-LocalResponseNorm, Embedding, Dropout2D/3D, AlphaDropout, FeatureAlphaDropout, Unflatten:
+"""paddle.nn's BatchNorm, BatchNorm1D/2D/3D, InstanceNorm1D/2D/3D, GroupNorm and Embedding:
 paddle's parameter names (the running statistics are the non-trainable parameters ``_mean``
 and ``_variance``), initialisers, state_dict keys and reprs over engine.nn.norm."""
 from __future__ import annotations
@@ -189,30 +188,6 @@ class GroupNorm(Layer):
                 f"epsilon={self._epsilon}")
 
 
-class LocalResponseNorm(Layer):
-    def __init__(self, size: int, alpha: float = 0.0001, beta: float = 0.75, k: float = 1.0,
-                 data_format: str = "NCHW", name=None) -> None:
-        super().__init__()
-        self.size = size
-        self.alpha = alpha
-        self.beta = beta
-        self.k = k
-        self.data_format = data_format
-        self.name = name
-
-    def forward(self, input):  # noqa: A002
-        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k,
-                                     self.data_format)
-
-    def extra_repr(self) -> str:
-        s = f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
-        if self.data_format != "NCHW":
-            s += f", data_format={self.data_format}"
-        if self.name is not None:
-            s += f", name={self.name}"
-        return s
-
-
 # ---------------------------------------------------------------- embedding
 class Embedding(Layer):
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx=None,
@@ -263,69 +238,8 @@ class Embedding(Layer):
         return s
 
 
-# ---------------------------------------------------------------- dropout variants
-class Dropout2D(Layer):
-    _fn = staticmethod(F.dropout2d)
-
-    def __init__(self, p: float = 0.5, data_format: str = "NCHW", name=None) -> None:
-        super().__init__()
-        self.p = p
-        self.data_format = data_format
-        self.name = name
-
-    def forward(self, input):  # noqa: A002
-        return type(self)._fn(input, self.p, self.training, self.data_format)
-
-    def extra_repr(self) -> str:
-        name = f", name={self.name}" if self.name else ""
-        return f"p={self.p}, data_format={self.data_format}{name}"
-
-
-class Dropout3D(Dropout2D):
-    _fn = staticmethod(F.dropout3d)
-
-    def __init__(self, p: float = 0.5, data_format: str = "NCDHW", name=None) -> None:
-        super().__init__(p, data_format, name)
-
-
-class AlphaDropout(Layer):
-    _fn = staticmethod(F.alpha_dropout)
-
-    def __init__(self, p: float = 0.5, name=None) -> None:
-        super().__init__()
-        self.p = p
-        self.name = name
-
-    def forward(self, input):  # noqa: A002
-        return type(self)._fn(input, self.p, self.training)
-
-    def extra_repr(self) -> str:
-        name = f", name={self.name}" if self.name else ""
-        return f"p={self.p}{name}"
-
-
-class FeatureAlphaDropout(AlphaDropout):
-    _fn = staticmethod(F.feature_alpha_dropout)
-
-
-# ---------------------------------------------------------------- structure
-class Unflatten(Layer):
-    def __init__(self, axis: int, shape, name=None) -> None:
-        super().__init__()
-        self.axis = axis
-        self.shape = shape
-        self.name = name
-
-    def forward(self, input):  # noqa: A002
-        from janusgrad.ops import manip
-        return manip.unflatten(input, self.axis, tuple(self.shape))
-
-    def extra_repr(self) -> str:
-        name = f", name={self.name}" if self.name else ""
-        return f"axis={self.axis}, shape={self.shape}{name}"
-
-
-for _cls in (BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, GroupNorm, LocalResponseNorm):
+for _cls in (BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, GroupNorm):
     _cls.__module__ = "paddle.nn.layer.norm"
-for _cls in (Embedding, Dropout2D, Dropout3D, AlphaDropout, FeatureAlphaDropout, Unflatten):
-    _cls.__module__ = "paddle.nn.layer.common"
+Embedding.__module__ = "paddle.nn.layer.common"
+__all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "Embedding", "GroupNorm",
+           "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D"]
