@@ -80,10 +80,11 @@ def _same_class(ours, theirs) -> None:
 
 def test_torch_row_classes_match_torch():
     torch = pytest.importorskip("torch")
-    from torchlike.nn.modules import thin
+    from torchlike.nn.modules import loss, thin
 
-    for name in _made(thin):
-        _same_class(getattr(thin, name), getattr(torch.nn, name))
+    for part in (thin, loss):
+        for name in _made(part):
+            _same_class(getattr(part, name), getattr(torch.nn, name))
 
 
 def test_paddle_row_classes_match_paddle():

@@ -11,7 +11,6 @@ from . import (
     conv,
     layers,
     loss,
-    loss_ext,
     norm,
     pool,
     recurrent,
@@ -23,16 +22,14 @@ from .container import *
 from .conv import *
 from .layers import *
 from .loss import *
-from .loss_ext import *
 from .module import Module
 from .norm import *
 from .pool import *
 from .recurrent import *
 from .thin import *
 
-__all__ = ["Module"] + [name for part in (
-    activation_ext, attention, container, conv, layers, loss, loss_ext, norm, pool, recurrent,
-    thin) for name in part.__all__]
+_PARTS = (activation_ext, attention, container, conv, layers, loss, norm, pool, recurrent, thin)
+__all__ = ["Module"] + [name for part in _PARTS for name in part.__all__]
 
 # pickle finds a layer class by its __module__ (torch.nn.modules.linear ...): serve each
 # from torchlike's module of that name (under the runner, `torch.` imports reach it)
