@@ -89,10 +89,10 @@ def test_torch_row_classes_match_torch():
 
 def test_paddle_row_classes_match_paddle():
     paddle = pytest.importorskip("paddle")
-    from paddlelike.nn import thin
+    from paddlelike.nn import loss, thin
 
-    for name in _made(thin):
-        ours, theirs = getattr(thin, name), getattr(paddle.nn, name)
+    for name in _made(thin) + _made(loss):
+        ours, theirs = getattr(thin, name, None) or getattr(loss, name), getattr(paddle.nn, name)
         if name.startswith(("MaxPool", "AvgPool", "AdaptiveAvgPool", "MaxUnPool", "Pad",
                             "ZeroPad", "Upsample")):
             # layouts default to None here where paddle writes the layout: compare names
@@ -138,3 +138,18 @@ def test_paddle_row_layers_print_and_name_as_paddle(make):
     assert repr(ours) == repr(theirs)
     assert isinstance(ours, paddlelike.nn.Layer)
     assert ours.full_name().rsplit("_", 1)[0] == theirs.full_name().rsplit("_", 1)[0]
+
+
+def test_paddle_row_losses_refuse_a_bad_reduction_before_taking_a_name():
+    paddle = pytest.importorskip("paddle")
+    import paddlelike
+
+    for mod in (paddle, paddlelike):
+        with pytest.raises(ValueError) as err:
+            mod.nn.L1Loss(reduction="avg")
+        with pytest.raises(ValueError) as err2:
+            mod.nn.CosineEmbeddingLoss(margin=2)
+        mod.nn.L1Loss()  # (the counter did not move for the refused one)
+        if mod is paddle:
+            want = (str(err.value), str(err2.value))
+    assert (str(err.value), str(err2.value)) == want

@@ -54,6 +54,8 @@ class LayerRow:
     installer's).
     ``attr``: the attribute pattern of this row's bare ``keep`` names (None: the
     installer's).
+    ``checks``: lines the constructor runs before the base's ``__init__`` (paddle refuses
+    bad arguments before a layer takes a name).
     """
 
     name: str
@@ -69,6 +71,7 @@ class LayerRow:
     module: str | None = None
     dims: tuple[int, ...] = ()
     attr: str | None = None
+    checks: str = ""
 
 
 def _param_names(params: str) -> list[str]:
@@ -114,8 +117,9 @@ def _methods(row: LayerRow, name: str, base: type, inputs: str, attr: str,
              env: dict[str, Any]) -> dict[str, Callable]:
     kept = _kept(row, attr)
     input_names = _param_names(inputs)
-    lines = [f"def __init__(self{', ' if row.params else ''}{row.params}):",
-             f"    _base_init(self{', ' if row.base_args else ''}{row.base_args})"]
+    lines = [f"def __init__(self{', ' if row.params else ''}{row.params}):"]
+    lines += [f"    {line}" for line in row.checks.splitlines() if line.strip()]
+    lines.append(f"    _base_init(self{', ' if row.base_args else ''}{row.base_args})")
     lines += [f"    {line}" for line in row.setup.splitlines() if line.strip()]
     lines += [f"    self.{a} = {p}" for p, a in kept]
     if row.fn is not None or row.call is not None:  # (neither: the base's forward)

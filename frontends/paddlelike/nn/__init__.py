@@ -10,7 +10,6 @@ from .conv import *
 from .layer import Layer
 from .layers import *
 from .loss import *
-from .loss_ext import *
 from .norm import *
 from .parameter import ParamAttr, Parameter
 from .recurrent import *
