@@ -354,3 +354,16 @@ def test_conv_ops_on_fake_gpu():
             assert type(a.array) is FakeGpuArray
             np.testing.assert_allclose(backend.to_host(a.array), b_.array, rtol=1e-12,
                                        atol=1e-12)
+
+
+def test_conv_transpose_checks_weight_groups_before_channels():
+    """torch checks the weight's divisibility by groups before the input's channels (the
+    engine's ConvChannels / WeightNotDivisible facts, torch's words)."""
+    torch = pytest.importorskip("torch")
+    import torchlike
+
+    def error(m):
+        with pytest.raises(RuntimeError) as e:
+            m.nn.functional.conv_transpose2d(m.ones(1, 5, 5, 5), m.ones(6, 2, 3, 3), groups=4)
+        return str(e.value)
+    assert error(torchlike) == error(torch)

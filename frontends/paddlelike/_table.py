@@ -441,21 +441,9 @@ def sort(x, axis=-1, descending=False, stable=False, name=None):
     return tag(Q.sort(x, _int_axis(axis), descending)[0], "ArgsortGradNode", x)
 
 
-def argsort(x, axis=-1, descending=False, stable=False, name=None):
-    return Q.argsort(x, _int_axis(axis), descending)
-
-
-def msort(input, *, out=None):  # noqa: A002
-    return Q.msort(input)
-
-
 def topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):  # noqa: A002
     values, indices = Q.topk(x, int(_int_axis(k)), _last(axis), largest, sorted)
     return TopKRetType(tag(values, "TopkGradNode", x), indices)
-
-
-def kthvalue(x, k, axis=None, keepdim=False, name=None):
-    return tuple(Q.kthvalue(x, int(_int_axis(k)), _last(axis), keepdim))
 
 
 def _median(x, axis, keepdim, mode, ignore_nan):
@@ -472,18 +460,6 @@ def _median(x, axis, keepdim, mode, ignore_nan):
     return values, indices
 
 
-def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
-    return _median(x, axis, keepdim, mode, False)
-
-
-def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
-    return _median(x, axis, keepdim, mode, True)
-
-
-def mode(x, axis=-1, keepdim=False, name=None):
-    return tuple(Q.mode(x, _int_axis(axis), keepdim))
-
-
 def cumprod(x, dim=None, dtype=None, name=None, *, out=None):
     if dtype is not None:
         x = E.cast(x, to_np(dtype))
@@ -496,14 +472,6 @@ def _cum_extreme(fn, x, axis, dtype):
     x, axis = _flat_if_none(x, axis)
     values, indices = fn(x, axis)
     return values, _index_as(indices, dtype)
-
-
-def cummax(x, axis=None, dtype="int64", name=None):
-    return _cum_extreme(Q.cummax, x, axis, dtype)
-
-
-def cummin(x, axis=None, dtype="int64", name=None):
-    return _cum_extreme(Q.cummin, x, axis, dtype)
 
 
 def logcumsumexp(x, axis=None, dtype=None, name=None):
@@ -834,7 +802,8 @@ def _rank(input):  # noqa: A002  (an int32 0-d tensor)
     return E.cast(type(input).wrap(E.as_out(input.array.ndim)), to_np("int32"))
 
 ENV = {"_axes": _axes, "_ints": _ints, "_int_axis": _int_axis, "to_np": to_np,
-       "_reduce_axes": _reduce_axes, "R": R, "_T": _EngineTensor}
+       "_reduce_axes": _reduce_axes, "R": R, "_T": _EngineTensor, "Q": Q, "_last": _last,
+       "_median": _median, "_cum_extreme": _cum_extreme}
 _X = "x, name=None"
 _XY = "x, y, name=None"
 _RED = "x, axis=None, keepdim=False, name=None"
@@ -1045,11 +1014,22 @@ ROWS = [
     # sorting family: sorting, searching, logical reductions, counting (janusgrad.ops.sorting)
     *(Row(n, f"sorting.{n}", "x, axis=None, keepdim=False, name=None, *, out=None",
           "x, _axes(axis), keepdim", kw_aliases=_DIM) for n in ("all", "any")),
-    Row("sort", sort), Row("argsort", argsort, kw_aliases=_DIM), Row("msort", msort),
-    Row("topk", topk, kw_aliases=_DIM), Row("kthvalue", kthvalue),
-    Row("median", median, kw_aliases=_DIM), Row("nanmedian", nanmedian),
-    Row("mode", mode),
-    Row("cumprod", cumprod, forms="fmi"), Row("cummax", cummax), Row("cummin", cummin),
+    Row("sort", sort),
+    Row("argsort", Q.argsort, "x, axis=-1, descending=False, stable=False, name=None",
+        "x, _int_axis(axis), descending", kw_aliases=_DIM),
+    Row("msort", Q.msort, "input, *, out=None", "input"),
+    Row("topk", topk, kw_aliases=_DIM),
+    Row("kthvalue", tuple, "x, k, axis=None, keepdim=False, name=None",
+        "Q.kthvalue(x, int(_int_axis(k)), _last(axis), keepdim)"),
+    Row("median", _median, "x, axis=None, keepdim=False, mode='avg', name=None, *, out=None",
+        "x, axis, keepdim, mode, False", kw_aliases=_DIM),
+    Row("nanmedian", _median, "x, axis=None, keepdim=False, mode='avg', name=None",
+        "x, axis, keepdim, mode, True"),
+    Row("mode", tuple, "x, axis=-1, keepdim=False, name=None",
+        "Q.mode(x, _int_axis(axis), keepdim)"),
+    Row("cumprod", cumprod, forms="fmi"),
+    *(Row(n, _cum_extreme, "x, axis=None, dtype='int64', name=None", f"Q.{n}, x, axis, dtype")
+      for n in ("cummax", "cummin")),
     Row("logcumsumexp", logcumsumexp), Row("nonzero", nonzero),
     Row("argwhere", "sorting.nonzero", "input", "input"),
     Row("count_nonzero", "sorting.count_nonzero", "x, axis=None, keepdim=False, name=None",

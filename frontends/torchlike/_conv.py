@@ -3,6 +3,7 @@ torch.nn.functional's conv*, conv_transpose*, unfold, fold (torch's checks and m
 the math is janusgrad.nn.conv).  Outside nn/ so that the op table can name them."""
 from __future__ import annotations
 
+from janusgrad.binding import facts as F
 from janusgrad.nn import conv as NC
 
 from . import _dtypes
@@ -50,19 +51,24 @@ def _check_common(op: str, nd: int, input, weight, bias, stride, padding, dilati
     return (xs if len(xs) == nd + 2 else (1,) + xs), ws
 
 
+_BY_GROUPS = ("Given groups={0.groups}, expected weight to be divisible by {0.groups} at "
+              "dimension 0, but got weight of size [[{1}]] instead")
+_CHANNELS = ("Given {2}, weight of size [{1}], expected input[{3}] to have {0.expected} channels, "
+             "but got {0.got} channels instead")
+# torch's words for janusgrad.binding.facts' convolution facts
+WORDS = {
+    F.GroupsNotPositive: lambda f: RuntimeError("non-positive groups is not supported"),
+    F.WeightNotDivisible: lambda f: RuntimeError(_BY_GROUPS.format(f, _dims(f.weight_shape))),
+    F.ConvChannels: lambda f: RuntimeError(_CHANNELS.format(
+        f, _dims(f.weight_shape), "transposed=1" if f.transposed else f"groups={f.groups}",
+        _dims(f.input_shape))),
+}
+
+
 def _conv(op: str, nd: int, input, weight, bias, stride, padding, dilation,  # noqa: A002
           groups):
     xs, ws = _check_common(op, nd, input, weight, bias, stride, padding, dilation)
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
-    if ws[0] % groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by "
-                           f"{groups} at dimension 0, but got weight of size [[{_dims(ws)}]] "
-                           "instead")
-    if xs[1] != ws[1] * groups:
-        raise RuntimeError(f"Given groups={groups}, weight of size [{_dims(ws)}], expected "
-                           f"input[{_dims(xs)}] to have {ws[1] * groups} channels, but got "
-                           f"{xs[1]} channels instead")
+    F.first(F.conv_facts(xs, ws, groups, xs[1]), WORDS)
     if bias is not None and tuple(bias.array.shape) != (ws[0],):
         raise RuntimeError(f"Given weight of size [{_dims(ws)}], expected bias to be "
                            f"1-dimensional with {ws[0]} elements, but got bias of size "
@@ -98,16 +104,7 @@ def _conv_t(op: str, nd: int, input, weight, bias, stride, padding, output_paddi
     if isinstance(padding, str):
         raise TypeError(f"{op}() received an invalid combination of arguments - got "
                         "padding of type str")
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
-    if xs[1] != ws[0]:
-        raise RuntimeError(f"Given transposed=1, weight of size [{_dims(ws)}], expected "
-                           f"input[{_dims(xs)}] to have {ws[0]} channels, but got {xs[1]} "
-                           "channels instead")
-    if ws[0] % groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by "
-                           f"{groups} at dimension 0, but got weight of size [[{_dims(ws)}]] "
-                           "instead")
+    F.first(F.conv_facts(xs, ws, groups, xs[1], transposed=True), WORDS)
     st, dil = NC.ntuple(stride, nd), NC.ntuple(dilation, nd)
     op_ = NC.ntuple(output_padding, nd)
     if any(o >= s and o >= d for o, s, d in zip(op_, st, dil)):

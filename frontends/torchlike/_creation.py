@@ -5,6 +5,8 @@ import warnings
 
 from janusgrad.array import backend
 from janusgrad.array.backend import device_of, is_array, to_device
+from janusgrad.binding.surface import Row, install
+from janusgrad.binding.surface import resolve as resolve_op
 from janusgrad.core.tensor import Tensor as EngineTensor
 from janusgrad.core.tensor import unrecorded
 
@@ -69,54 +71,60 @@ def from_numpy(array):
     return unrecorded(Tensor, array)
 
 
-def _factory(name: str):
-    make = need(C, name, f"torch.{name}")
+def _made(op: str):
+    """The engine factory ``creation.<op>`` making torchlike tensors, with torch's
+    requires_grad (resolved here: a missing engine op fails at import)."""
+    make = resolve_op(f"creation.{op}")
 
-    def factory(*size, generator=None, out=None, dtype=None, layout=None, device=None,
-                requires_grad: bool = False, pin_memory=False, memory_format=None, **kw):
-        shape = _size(size, kw.pop("size", None))
-        return _finish(make(Tensor, shape, _float_dtype(dtype), device=_dev(device)),
-                       requires_grad)
-
-    factory.__name__ = name
-    return factory
+    def made(requires_grad: bool, *args, **kwargs):
+        return _finish(make(Tensor, *args, **kwargs), requires_grad)
+    return made
 
 
-zeros = _factory("zeros")
-ones = _factory("ones")
-empty = _factory("empty")
-rand = _factory("rand")
-randn = _factory("randn")
+def _like_device(input, device):  # noqa: A002
+    return device_of(input.array) if device is None else resolve(device)
 
 
-def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
-         requires_grad: bool = False):
-    return _finish(need(C, "full", "torch.full")(Tensor, _size((size,)), fill_value,
-                                                 _dtypes.to_np(dtype), device=_dev(device)),
-                   requires_grad)
-
-
-def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
-           requires_grad: bool = False):
-    if end is None:
-        start, end = 0, start
-    return _finish(need(C, "arange", "torch.arange")(Tensor, start, end, step,
-                                                     _dtypes.to_np(dtype),
-                                                     device=_dev(device)), requires_grad)
-
-
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad: bool = False):
-    return _finish(need(C, "linspace", "torch.linspace")(Tensor, start, end, steps,
-                                                         _float_dtype(dtype),
-                                                         device=_dev(device)), requires_grad)
-
-
-def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None,
-        requires_grad: bool = False):
-    return _finish(need(C, "eye", "torch.eye")(Tensor, n, n if m is None else m,
-                                               _float_dtype(dtype), device=_dev(device)),
-                   requires_grad)
+_OPTS = "out=None, dtype=None, layout=None, device=None, requires_grad=False"
+_LIKE = "*, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None"
+_LIKE_CALL = ("input.array.shape, _dtypes.to_np(input.dtype if dtype is None else dtype), "
+              "device=_like_device(input, device)")
+# torch's factories: the engine factory, torch's parameters, the engine call
+ROWS = [
+    *(Row(n, _made(n), f"*size, generator=None, {_OPTS}, pin_memory=False, memory_format=None, "
+          "**kw", "requires_grad, _size(size, kw.pop('size', None)), _float_dtype(dtype), "
+          "device=_dev(device)", "f") for n in ("zeros", "ones", "empty", "rand", "randn")),
+    Row("full", _made("full"), f"size, fill_value, *, {_OPTS}",
+        "requires_grad, _size((size,)), fill_value, _dtypes.to_np(dtype), device=_dev(device)",
+        "f"),
+    Row("arange", _made("arange"), f"start, end=None, step=1, *, {_OPTS}",
+        "requires_grad, *((0, start) if end is None else (start, end)), step, "
+        "_dtypes.to_np(dtype), device=_dev(device)", "f"),
+    Row("linspace", _made("linspace"), f"start, end, steps, *, {_OPTS}",
+        "requires_grad, start, end, steps, _float_dtype(dtype), device=_dev(device)", "f"),
+    Row("eye", _made("eye"), f"n, m=None, *, {_OPTS}",
+        "requires_grad, n, n if m is None else m, _float_dtype(dtype), device=_dev(device)", "f"),
+    *(Row(f"{n}_like", _made(n), f"input, {_LIKE}", f"requires_grad, {_LIKE_CALL}", "f")
+      for n in ("zeros", "ones", "empty", "rand", "randn")),
+    Row("full_like", _made("full"), f"input, fill_value, {_LIKE}",
+        "requires_grad, input.array.shape, fill_value, "
+        "_dtypes.to_np(input.dtype if dtype is None else dtype), "
+        "device=_like_device(input, device)", "f"),
+]
+_SELF = ("_dtypes.to_np(self.dtype if dtype is None else dtype), "
+         "device=_like_device(self, device)")
+_NEW = "dtype=None, device=None, requires_grad=False"
+# Tensor.new_*: the dtype and device of ``self`` unless given
+NEW_ROWS = [
+    *(Row(f"new_{n}", _made(n), f"self, *size, {_NEW}, **kw",
+          f"requires_grad, _size(size, kw.pop('size', None)), {_SELF}", "m")
+      for n in ("zeros", "ones", "empty")),
+    Row("new_full", _made("full"), f"self, size, fill_value, *, {_NEW}",
+        f"requires_grad, _size((size,)), fill_value, {_SELF}", "m"),
+]
+INSTALLED = install(ROWS, globals(), None, module="torch", env=dict(globals()))
+INSTALLED_NEW = install(NEW_ROWS, {}, Tensor, module="torch", env=dict(globals()))
+_randint, _normal = _made("randint"), _made("normal")
 
 
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
@@ -126,47 +134,15 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
     elif high is None:  # randint(high, size=size)
         low, high = 0, low
     np_dtype = _dtypes.int64._np if dtype is None else _dtypes.to_np(dtype)
-    return _finish(need(C, "randint", "torch.randint")(Tensor, low, high, tuple(size),
-                                                       np_dtype, device=_dev(device)),
-                   requires_grad)
+    return _randint(requires_grad, low, high, tuple(size), np_dtype, device=_dev(device))
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None,
            layout=None, device=None, requires_grad: bool = False):
     if size is None and not (isinstance(mean, EngineTensor) or isinstance(std, EngineTensor)):
         size = ()
-    return _finish(need(C, "normal", "torch.normal")(
-        Tensor, mean, std, None if size is None else tuple(size),
-        None if dtype is None else _dtypes.to_np(dtype), device=_dev(device)), requires_grad)
-
-
-def _like(name: str, factory):
-    def like(input, *, dtype=None, layout=None, device=None,  # noqa: A002
-             requires_grad: bool = False, memory_format=None):
-        d = input.dtype if dtype is None else dtype
-        a = input.array
-        dev = device_of(a) if device is None else resolve(device)
-        return _finish(factory(Tensor, a.shape, _dtypes.to_np(d), device=dev), requires_grad)
-
-    like.__name__ = name
-    return like
-
-
-zeros_like = _like("zeros_like", need(C, "zeros", "torch.zeros_like"))
-ones_like = _like("ones_like", need(C, "ones", "torch.ones_like"))
-empty_like = _like("empty_like", need(C, "empty", "torch.empty_like"))
-rand_like = _like("rand_like", need(C, "rand", "torch.rand_like"))
-randn_like = _like("randn_like", need(C, "randn", "torch.randn_like"))
-
-
-def full_like(input, fill_value, *, dtype=None, layout=None, device=None,  # noqa: A002
-              requires_grad: bool = False, memory_format=None):
-    d = input.dtype if dtype is None else dtype
-    a = input.array
-    dev = device_of(a) if device is None else resolve(device)
-    return _finish(need(C, "full", "torch.full_like")(Tensor, a.shape, fill_value,
-                                                      _dtypes.to_np(d), device=dev),
-                   requires_grad)
+    return _normal(requires_grad, mean, std, None if size is None else tuple(size),
+                   None if dtype is None else _dtypes.to_np(dtype), device=_dev(device))
 
 
 def manual_seed(seed: int):
@@ -183,25 +159,9 @@ def initial_seed() -> int:
 
 
 # ---------------------------------------------------------------- Tensor.new_* and random fills
-# Tensor.new_*: the dtype and device of ``self`` unless given
 def _new_tensor(self, data, *, dtype=None, device=None, requires_grad: bool = False):
     return tensor(data, self.dtype if dtype is None else dtype,
                   device_of(self.array) if device is None else device, requires_grad)
-
-
-def _new_factory(factory):
-    def new(self, *size, dtype=None, device=None, requires_grad: bool = False, **kw):
-        return factory(*size, dtype=self.dtype if dtype is None else dtype,
-                       device=device_of(self.array) if device is None else device,
-                       requires_grad=requires_grad)
-
-    return new
-
-
-def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad: bool = False):
-    return full(size, fill_value, dtype=self.dtype if dtype is None else dtype,
-                device=device_of(self.array) if device is None else device,
-                requires_grad=requires_grad)
 
 
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
@@ -219,9 +179,5 @@ def _uniform_(self, a=0.0, b=1.0, *, generator=None):
 
 
 Tensor.new_tensor = _new_tensor
-Tensor.new_zeros = _new_factory(zeros)
-Tensor.new_ones = _new_factory(ones)
-Tensor.new_empty = _new_factory(empty)
-Tensor.new_full = _new_full
 Tensor.normal_ = _normal_
 Tensor.uniform_ = _uniform_

@@ -10,7 +10,7 @@ from __future__ import annotations
 import warnings
 
 from janusgrad.array.backend import is_array
-from janusgrad.binding.args import axes_tuple, chunk_step, infer_shape, sizes_of_step
+from janusgrad.binding.args import axes_tuple, chunk_step, infer_shape, sizes_of_step  # noqa: F401
 from janusgrad.binding.surface import Row, install
 from janusgrad.core.tensor import Tensor as EngineTensor
 from janusgrad.core.views import mark_outputs
@@ -22,12 +22,12 @@ from janusgrad.ops import special as SP
 from janusgrad.ops.shape import checked_axis
 
 from . import _conv as CV
-from . import _dtypes
+from . import _creation, _dtypes
 from . import _norm as _NORM
 from ._dialect import TORCH, long_name
 from ._grad_fn import tag
 from ._ops import E, I, R, S, inplace
-from ._tensor import MAX_T, MIN_T, Tensor, _cast, matmul
+from ._tensor import MAX_T, MIN_T, Tensor, _cast, matmul  # noqa: F401 (rows' calls)
 
 
 # ---------------------------------------------------------------- argument helpers (calls)
@@ -190,14 +190,6 @@ def _extreme(name, pair, input, dim, keepdim, other):  # noqa: A002
     return pair((tag(values, name.capitalize() + "Backward0"), indices))
 
 
-def max(input, dim=None, keepdim=False, *, other=None):  # noqa: A001,A002
-    return _extreme("max", MAX_T, input, dim, keepdim, other)
-
-
-def min(input, dim=None, keepdim=False, *, other=None):  # noqa: A001,A002
-    return _extreme("min", MIN_T, input, dim, keepdim, other)
-
-
 # torch's products check the operands' ranks first, each in its own words
 def dot(input, tensor):  # noqa: A002
     a, b = input.array, tensor.array
@@ -260,10 +252,6 @@ def split(tensor, split_size_or_sections, dim=0):
     return tuple(tag(p, name) for p in parts)
 
 
-def chunk(input, chunks, dim=0):  # noqa: A002
-    return split(input, chunk_step(input.array.shape[input._axis(dim)], chunks), dim)
-
-
 def repeat(input, *sizes):  # noqa: A002
     # torch's repeat adds leading axes to the tensor (numpy's tile to the counts)
     sizes = _shape_args(sizes)
@@ -308,14 +296,6 @@ def _logical(op, input, dim, keepdim):  # noqa: A002
     return _cast(out, _dtypes.uint8) if input.array.dtype == _UINT8 else out
 
 
-def _all(input, dim=None, keepdim=False, *, out=None):  # noqa: A002
-    return _logical("all", input, dim, keepdim)
-
-
-def _any(input, dim=None, keepdim=False, *, out=None):  # noqa: A002
-    return _logical("any", input, dim, keepdim)
-
-
 def _named(name, pair, node):
     return SORT_TYPES[name]((tag(pair[0], node), pair[1]))
 
@@ -325,22 +305,6 @@ def sort(input, dim=-1, descending=False, *, stable=False, out=None):  # noqa: A
     return _named("sort", Q.sort(input, dim, descending), node)
 
 
-def argsort(input, dim=-1, descending=False, *, stable=False):  # noqa: A002
-    return Q.argsort(input, dim, descending)
-
-
-def msort(input, *, out=None):  # noqa: A002
-    return tag(Q.msort(input), "SortBackward0")
-
-
-def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A002
-    return _named("topk", Q.topk(input, int(k), dim, largest, sorted), "TopkBackward0")
-
-
-def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):  # noqa: A002
-    return _named("kthvalue", Q.kthvalue(input, int(k), dim, keepdim), "KthvalueBackward0")
-
-
 def _median(name, input, dim, keepdim):  # noqa: A002
     # without dim: one value whose gradient is shared among equal elements (node 0);
     # with dim: (values, indices), the gradient to the index (node 1)
@@ -348,26 +312,6 @@ def _median(name, input, dim, keepdim):  # noqa: A002
     if dim is None:
         return tag(Q.median_all(input, name == "nanmedian"), node + "0")
     return _named(name, Q.median(input, dim, keepdim, name == "nanmedian"), node + "1")
-
-
-def median(input, dim=None, keepdim=False, *, out=None):  # noqa: A002
-    return _median("median", input, dim, keepdim)
-
-
-def nanmedian(input, dim=None, keepdim=False, *, out=None):  # noqa: A002
-    return _median("nanmedian", input, dim, keepdim)
-
-
-def mode(input, dim=-1, keepdim=False, *, out=None):  # noqa: A002
-    return _named("mode", Q.mode(input, dim, keepdim), "ModeBackward0")
-
-
-def cummax(input, dim, *, out=None):  # noqa: A002
-    return _named("cummax", Q.cummax(input, dim), "CummaxBackward0")
-
-
-def cummin(input, dim, *, out=None):  # noqa: A002
-    return _named("cummin", Q.cummin(input, dim), "CumminBackward0")
 
 
 def nonzero(input, *, out=None, as_tuple=False):  # noqa: A002
@@ -388,17 +332,14 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _unique_parts((v, inv, cnt), return_inverse, return_counts)
 
 
-def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
-    return _unique_parts(Q.unique_consecutive(input, dim), return_inverse, return_counts)
-
-
 def _index_dtype(t, out_int32):
     return _cast(t, _dtypes.int32) if out_int32 else t
 
 
-def _scalar_tensor(v):
+def _tensor_of(v):
+    """A Python number as a 0-d tensor (a tensor as itself)."""
     from ._ops import C
-    return Tensor.wrap(C.infer_array(v, None))
+    return v if isinstance(v, EngineTensor) else Tensor.wrap(C.infer_array(v, None))
 
 
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,  # noqa: A002
@@ -411,19 +352,13 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
             raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, "
                                "got side of left while right was True")
         right = side == "right"
-    values = input if isinstance(input, EngineTensor) else _scalar_tensor(input)
+    values = _tensor_of(input)
     return _index_dtype(Q.searchsorted(sorted_sequence, values, right, sorter), out_int32)
 
 
 def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):  # noqa: A002
-    values = input if isinstance(input, EngineTensor) else _scalar_tensor(input)
+    values = _tensor_of(input)
     return _index_dtype(Q.bucketize(values, boundaries, right), out_int32)
-
-
-def isin(elements, test_elements, *, assume_unique=False, invert=False):
-    if not isinstance(elements, EngineTensor):
-        elements = _scalar_tensor(elements)
-    return Q.isin(elements, test_elements, invert)
 
 
 def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002
@@ -433,12 +368,6 @@ def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002
     return Q.histc(input, bins, min, max)
 
 
-def count_nonzero(input, dim=None):  # noqa: A002
-    return Q.count_nonzero(input, axes_tuple(dim))
-
-
-def cumprod(input, dim, *, dtype=None, out=None):  # noqa: A002
-    return Q.cumprod(_cast_to(input, dtype), dim)
 # ---------------------------------------------------------------- manip family (hand-written)
 # Where torch's call forms or semantics differ from the engine op's: several call forms of one
 # name (meshgrid, atleast_*, einsum, repeat_interleave, scatter), tuples of views whose
@@ -471,10 +400,6 @@ def meshgrid(*tensors, indexing=None):
                       "indexing argument.", UserWarning, stacklevel=2)
         indexing = "ij"
     return tuple(MP.meshgrid(tensors, indexing))
-
-
-def broadcast_tensors(*tensors):
-    return tuple(MP.broadcast_tensors(_tensors_arg(tensors)))
 
 
 def _atleast(n):
@@ -675,12 +600,8 @@ def _zero_grad_link(out, *inputs):
     other = ins[0] if len(ins) == 1 else E.add(_RD.sum(ins[0]), _RD.sum(ins[1]))
     other = _RD.sum(other)
     if other.array.dtype != out.array.dtype:
-        other = _cast_np(other, out.array.dtype)
+        other = E.cast(other, out.array.dtype)
     return E.where_(mask, out, other)
-
-
-def _cast_np(t, np_dtype):
-    return E.cast(t, np_dtype)
 
 
 def _div(input, other, *, rounding_mode=None, out=None):  # noqa: A002
@@ -703,7 +624,7 @@ def _fill(input, value):  # noqa: A002
         if value.array.ndim:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.array.ndim} dimensions.")
-        v = _cast_np(value, input.array.dtype) if value.array.dtype != input.array.dtype \
+        v = E.cast(value, input.array.dtype) if value.array.dtype != input.array.dtype \
             else value
     else:
         v = _CR.full_like(input, value)
@@ -769,22 +690,10 @@ def _sum_to_size(self, *size):
     return S.sum_to(self, size)
 
 
-def _split_with_sizes(input, split_sizes, dim=0):  # noqa: A002
-    return split(input, list(split_sizes), dim)
-
-
-def _unfold_method(self, dimension, size, step):
-    return tag(TM.unfold(self, dimension, size, step), "UnfoldBackward0")
-
-
 def _resize_(self, *sizes, memory_format=None):
     if self.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
     return TM.resize_(self, _shape_args(sizes))
-
-
-def _resize_as_(input, the_template, *, memory_format=None):  # noqa: A002
-    return _resize_(input, tuple(the_template.array.shape))
 
 
 def _H(self):  # noqa: N802
@@ -806,39 +715,11 @@ def _tri_indices(lower):
     return indices
 
 
-def _nonzero_static(input, *, size, fill_value=-1):  # noqa: A002
-    return TM.nonzero_static(input, size, fill_value)
-
-
-def _unravel_index(indices, shape):
-    if not isinstance(indices, EngineTensor):
-        indices = _scalar_tensor(indices)
-    return TM.unravel_index(indices, shape)
-
-
 def _scalar_tensor_fn(s, *, dtype=None, layout=None, device=None, requires_grad=False,
                       pin_memory=None):
     from ._creation import tensor
     return tensor(s, dtype=_dtypes.get_default_dtype() if dtype is None else dtype,
                   device=device, requires_grad=requires_grad)
-
-
-def _empty_strided(size, stride, *, dtype=None, layout=None, device=None,
-                   requires_grad=False, pin_memory=False):
-    from ._creation import empty
-    return empty(tuple(size), dtype=dtype, device=device, requires_grad=requires_grad)
-
-
-def _empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None,
-                    requires_grad=False, pin_memory=False):
-    from ._creation import empty
-    return empty(tuple(size), dtype=dtype, device=device, requires_grad=requires_grad)
-
-
-def _new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None,
-                       requires_grad=False, pin_memory=False):
-    return self.new_empty(tuple(size), dtype=dtype, device=device,
-                          requires_grad=requires_grad)
 
 
 def _randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,  # noqa: A002
@@ -851,45 +732,8 @@ def _randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=No
                    device=device, requires_grad=requires_grad)
 
 
-def _multinomial(input, num_samples, replacement=False, *, generator=None, out=None):  # noqa: A002
-    return TM.multinomial(input, num_samples, replacement, generator)
-
-
-def _bernoulli(input, p=None, *, generator=None, out=None):  # noqa: A002
-    return TM.bernoulli(input, p, generator)
-
-
 def _bernoulli_(self, p=0.5, *, generator=None):
     return inplace.update(self, lambda t: TM.bernoulli(t, p, generator))
-
-
-def _scatter_reduce(input, dim, index, src, reduce, *, include_self=True):  # noqa: A002
-    return tag(TM.scatter_reduce(input, dim, index, src, reduce, include_self),
-               "ScatterReduceBackward0")
-
-
-def _index_reduce(input, dim, index, source, reduce, *, include_self=True):  # noqa: A002
-    return tag(TM.index_reduce(input, dim, index, source, reduce, include_self),
-               "IndexReduceBackward0")
-
-
-def _put(input, index, source, accumulate=False):  # noqa: A002
-    return tag(TM.put(input, index, source, accumulate), "PutBackward0")
-
-
-def _as_strided(input, size, stride, storage_offset=None):  # noqa: A002
-    return TM.as_strided(input, tuple(size), tuple(stride), storage_offset or 0)
-
-
-def _as_strided_scatter(input, src, size, stride, storage_offset=None):  # noqa: A002
-    return TM.as_strided_scatter(input, src, tuple(size), tuple(stride), storage_offset or 0)
-
-
-_TENSOR_TO = Tensor.to
-
-
-def _to(self, *args, memory_format=None, **kwargs):
-    return _TENSOR_TO(self, *args, **kwargs)
 
 
 # ---------------------------------------------------------------- the table
@@ -908,7 +752,7 @@ def _dim_of(dim, op: str):
 
 
 _CLOSE = "input, other, rtol=1e-05, atol=1e-08, equal_nan=False"
-_BY_WEIGHT = "'{0}Backward1' if isinstance({1}, _T) else '{0}Backward0'"
+_BY_WEIGHT = "'{0}Backward1' if isinstance({1}, EngineTensor) else '{0}Backward0'"
 
 
 def _rows(names: str, fn_of, forms: str = "fm", **aliases) -> list[Row]:
@@ -931,20 +775,8 @@ _SLOGDET_T = _namedtuple("linalg_slogdet", "sign logabsdet")
 _EIGH_T = _namedtuple("linalg_eigh", "eigenvalues eigenvectors")
 
 
-def _slogdet(A, *, out=None):
-    return _SLOGDET_T(*LA.slogdet(A))
-
-
-def _eigh(A, UPLO="L", *, out=None):
-    return _EIGH_T(*LA.eigh(A, UPLO))
-
-
-def _dtype_cast(A, dtype):
-    return A if dtype is None else _cast(A, dtype)
-
-
 def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
-    A = _dtype_cast(A, dtype)
+    A = _cast_to(A, dtype)
     if isinstance(dim, int) or (isinstance(dim, (tuple, list)) and len(dim) == 1):
         return LA.vector_norm(A, 2 if ord is None else ord, dim, keepdim)
     if dim is None:
@@ -959,23 +791,11 @@ def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
     return LA.matrix_norm(A, "fro" if ord is None else ord, tuple(dim), keepdim)
 
 
-def _vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
-    return LA.vector_norm(_dtype_cast(x, dtype), ord, dim, keepdim)
-
-
-def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
-    return LA.matrix_norm(_dtype_cast(A, dtype), ord, tuple(dim), keepdim)
-
-
 def _torch_cross(input, other, dim=None, *, out=None):
     if dim is None:
         shape = _broadcast_shapes(tuple(input.shape), tuple(other.shape))
         dim = next((i for i, n in enumerate(shape) if n == 3), -1)
     return LA.cross(input, other, dim)
-
-
-def _multi_dot(tensors, *, out=None):
-    return LA.multi_dot(tensors)
 
 
 _SVD_T = _namedtuple("linalg_svd", "U S Vh")
@@ -985,44 +805,14 @@ _LEGACY_QR_T = _namedtuple("qr", "Q R")
 _LSTSQ_T = _namedtuple("linalg_lstsq", "solution residuals rank singular_values")
 
 
-def _svd(A, full_matrices=True, *, driver=None, out=None):
-    return _SVD_T(*LA.svd(A, full_matrices))
-
-
 def _legacy_svd(input, some=True, compute_uv=True, *, out=None):  # V, not V^T
     u, s, vh = LA.svd(input, not some)
     return _LEGACY_SVD_T(u, s, S.swapaxes(vh, -1, -2))
 
 
-def _qr(A, mode="reduced", *, out=None):
-    return _QR_T(*LA.qr(A, mode))
-
-
-def _legacy_qr(input, some=True, *, out=None):
-    return _LEGACY_QR_T(*LA.qr(input, "reduced" if some else "complete"))
-
-
 _INV_EX_T = _namedtuple("linalg_inv_ex", "inverse info")
 _CHOLESKY_EX_T = _namedtuple("linalg_cholesky_ex", "L info")
 _SOLVE_EX_T = _namedtuple("linalg_solve_ex", "result info")
-
-
-def _inv_ex(A, *, check_errors=False, out=None):  # (singular input raises, info is 0)
-    return _INV_EX_T(LA.inv(A), LA.info_zeros(A))
-
-
-def _cholesky_ex(A, *, upper=False, check_errors=False, out=None):
-    return _CHOLESKY_EX_T(LA.cholesky(A, upper), LA.info_zeros(A))
-
-
-def _solve_ex(A, B, *, left=True, check_errors=False, out=None):
-    return _SOLVE_EX_T(LA.solve(A, B, left), LA.info_zeros(A))
-
-
-def _lstsq(A, B, rcond=None, *, driver=None):
-    return _LSTSQ_T(*LA.lstsq(A, B, rcond, driver))
-
-
 
 
 def _nn_functional(name, **fixed):
@@ -1054,10 +844,6 @@ def _in_place(fn):
     return f
 
 
-def _torch_prelu(input, weight):  # noqa: A002
-    return _A.prelu(input, weight, 1 if input.array.ndim >= 2 else 0)
-
-
 _ACTS_LOSSES_ROWS = [
     Row("selu", _A.selu, "input", "input", "f"),
     Row("selu_", _in_place(_A.selu), "input", "input", "f"),
@@ -1070,7 +856,7 @@ _ACTS_LOSSES_ROWS = [
     Row("threshold", _A.threshold, "input, threshold, value", forms="f"),
     Row("threshold_", _in_place(_A.threshold), "input, threshold, value", forms="f"),
     Row("hardshrink", _A.hardshrink, "input, lambd=0.5", "input, lambd"),
-    Row("prelu", _torch_prelu, "input, weight"),
+    Row("prelu", _A.prelu, "input, weight", "input, weight, 1 if input.array.ndim >= 2 else 0"),
     Row("cosine_similarity", _NL.cosine_similarity, "x1, x2, dim=1, eps=1e-08", forms="f"),
     Row("pairwise_distance", _NL.pairwise_distance, "x1, x2, p=2.0, eps=1e-06, keepdim=False",
         forms="f"),
@@ -1103,22 +889,6 @@ _AMINMAX_T = _namedtuple("aminmax", "min max")
 _FREXP_T = _namedtuple("frexp", "mantissa exponent")
 _HISTOGRAM_T = _namedtuple("histogram", "hist bin_edges")
 _HISTOGRAMDD_T = _namedtuple("histogramdd", "hist bin_edges")
-
-
-def _aminmax(input, *, dim=None, keepdim=False, out=None):
-    return _AMINMAX_T(*MS.aminmax(input, dim, keepdim))
-
-
-def _frexp(input, *, out=None):
-    return _FREXP_T(*MS.frexp(input))
-
-
-def _var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return MS.var_mean(input, *_var_args(dim, unbiased, correction), keepdim)
-
-
-def _std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return MS.std_mean(input, *_var_args(dim, unbiased, correction), keepdim)
 
 
 def _hist_float(input, what="histogram"):
@@ -1164,19 +934,11 @@ def _gradient(input, *, spacing=1, dim=None, edge_order=1):
     return MS.gradient(input, spacing, dim, edge_order)
 
 
-def _nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
-    return MS.nansum(input, axes_tuple(dim), keepdim, dtype and _np(dtype))
-
-
 def _nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if input.array.dtype.kind != "f" and dtype is None:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
                            f"but got {long_name(input.array.dtype)}")
     return MS.nanmean(_cast_to(input, dtype), axes_tuple(dim), keepdim)
-
-
-def _cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
-    return MS.cdist(x1, x2, p)
 
 
 def _block_diag(*tensors):
@@ -1196,31 +958,14 @@ def _logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None
                                device=_dev(device)), requires_grad)
 
 
+_WINDOW = "*, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
+
+
 def _legacy_window(kind, window_length, periodic, dtype, device, requires_grad, **params):
     from ._creation import _dev, _finish
     return _finish(MS.legacy_window(Tensor, kind, window_length, periodic,
                                     None if dtype is None else _dtypes.to_np(dtype),
                                     device=_dev(device), **params), requires_grad)
-
-
-def _hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None,
-                    layout=None, device=None, requires_grad=False, pin_memory=False):
-    return _legacy_window("hamming", window_length, periodic, dtype, device, requires_grad,
-                          alpha=alpha, beta=beta)
-
-
-def _kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None,
-                   device=None, requires_grad=False, pin_memory=False):
-    return _legacy_window("kaiser", window_length, periodic, dtype, device, requires_grad,
-                          beta=beta)
-
-
-def _simple_window(kind):
-    def make(window_length, periodic=True, *, dtype=None, layout=None, device=None,
-             requires_grad=False, pin_memory=False):
-        return _legacy_window(kind, window_length, periodic, dtype, device, requires_grad)
-    make.__name__ = f"{kind}_window"
-    return make
 
 
 from janusgrad.ops import linalg_lu as L3  # noqa: E402
@@ -1232,33 +977,11 @@ _LU_UNPACK_T = _namedtuple("lu_unpack", "P L U")
 _TRIANGULAR_SOLVE_T = _namedtuple("triangular_solve", "solution cloned_coefficient")
 
 
-def _lu_factor(A, *, pivot=True, out=None):
-    return _LU_FACTOR_T(*L3.lu_factor(A, pivot))
-
-
-def _lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
-    return _LU_FACTOR_EX_T(*L3.lu_factor(A, pivot), LA.info_zeros(A))
-
-
-def _linalg_lu(A, *, pivot=True, out=None):
-    return _LU_T(*L3.lu(A, pivot))
-
-
-def _lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
-    return _LU_UNPACK_T(*L3.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots))
-
-
 def _legacy_lu(A, pivot=True, get_infos=False, out=None):  # (LU, pivots[, infos])
     packed, piv = L3.lu_factor(A, pivot)
     return (packed, piv, LA.info_zeros(A)) if get_infos else (packed, piv)
 
 
-def _triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, out=None):
-    return _TRIANGULAR_SOLVE_T(*L3.triangular_solve(b, A, upper, transpose, unitriangular))
-
-
-def _solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
-    return L3.solve_triangular(A, B, upper, left, unitriangular)
 # ---- layer norm (attn): torch's shape checks (torch.nn.functional uses these functions)
 def _normalized_dims(input, normalized_shape, weight=None, bias=None) -> int:  # noqa: A002
     """The number of trailing axes ``normalized_shape`` names, after torch's checks."""
@@ -1288,10 +1011,6 @@ def _native_layer_norm(input, normalized_shape, weight, bias, eps):  # noqa: A00
     n = _normalized_dims(input, normalized_shape, weight, bias)
     mean, rstd = NA.layer_norm_stats(input, n, eps)
     return _layer_norm(input, normalized_shape, weight, bias, eps), mean, rstd
-
-
-def _rms_norm(input, normalized_shape, weight=None, eps=None):  # noqa: A002
-    return NA.rms_norm(input, _normalized_dims(input, normalized_shape, weight), weight, eps)
 
 
 ROWS = [
@@ -1338,7 +1057,8 @@ ROWS = [
         node="'MeanBackward1' if dim is not None else None"),
     Row("prod", R.prod, _REDUCE, "_cast_to(input, dtype), axes_tuple(dim), keepdim",
         node="'ProdBackward1' if dim is not None else None"),
-    Row("max", max), Row("min", min),
+    *(Row(n, _extreme, "input, dim=None, keepdim=False, *, other=None",
+          f"'{n}', {n.upper()}_T, input, dim, keepdim, other") for n in ("max", "min")),
     Row("amax", R.amax, "input, dim=(), keepdim=False", "input, _all_if_empty(dim), keepdim",
         node="AmaxBackward0"),
     Row("amin", R.amin, "input, dim=(), keepdim=False", "input, _all_if_empty(dim), keepdim",
@@ -1380,7 +1100,10 @@ ROWS = [
     Row("cat", S.concatenate, "tensors, dim=0, *, out=None", "_some(tensors, 'cat'), dim", "f",
         ("concat", "concatenate")),
     Row("stack", S.stack, "tensors, dim=0, *, out=None", "_some(tensors, 'stack'), dim", "f"),
-    Row("split", split), Row("chunk", chunk), Row("repeat", repeat, forms="m"),
+    Row("split", split),
+    *(Row(n, split, "input, chunks, dim=0",
+          "input, chunk_step(input.array.shape[input._axis(dim)], chunks), dim")
+      for n in ("chunk", "unsafe_chunk")), Row("repeat", repeat, forms="m"),
     Row("tile", tile),
     Row("flip", _flip),
     # indexing
@@ -1412,33 +1135,37 @@ ROWS = [
         ("matmul", matmul), ("and", E.bitwise_and), ("or", E.bitwise_or),
         ("xor", E.bitwise_xor))],
     # sorting family: sorting, searching, logical reductions, counting (janusgrad.ops.sorting)
-    Row("all", _all, "input, dim=None, keepdim=False, *, out=None", "input, dim, keepdim"),
-    Row("any", _any, "input, dim=None, keepdim=False, *, out=None", "input, dim, keepdim"),
+    *(Row(n, _logical, "input, dim=None, keepdim=False, *, out=None",
+          f"'{n}', input, dim, keepdim") for n in ("all", "any")),
     Row("sort", sort, "input, dim=-1, descending=False, *, stable=False, out=None",
         "input, dim, descending, stable=stable"),
-    Row("argsort", argsort, "input, dim=-1, descending=False, *, stable=False",
+    Row("argsort", Q.argsort, "input, dim=-1, descending=False, *, stable=False",
         "input, dim, descending"),
-    Row("msort", msort), Row("topk", topk, "input, k, dim=-1, largest=True, sorted=True, *, "
-                                            "out=None", "input, k, dim, largest, sorted"),
-    *(Row(n, fn, "input, k, dim=-1, keepdim=False, *, out=None", "input, k, dim, keepdim")
-      for n, fn in (("kthvalue", kthvalue),)),
-    *(Row(n, fn, f"input, dim={d}, keepdim=False, *, out=None", "input, dim, keepdim")
-      for n, fn, d in (("median", median, None), ("nanmedian", nanmedian, None),
-                       ("mode", mode, -1))),
-    *(Row(n, fn, "input, dim, *, out=None", "input, dim")
-      for n, fn in (("cummax", cummax), ("cummin", cummin))),
-    Row("cumprod", cumprod, "input, dim, *, dtype=None, out=None", "input, dim, dtype=dtype",
+    Row("msort", Q.msort, "input, *, out=None", "input", node="SortBackward0"),
+    Row("topk", _named, "input, k, dim=-1, largest=True, sorted=True, *, out=None",
+        "'topk', Q.topk(input, int(k), dim, largest, sorted), 'TopkBackward0'"),
+    Row("kthvalue", _named, "input, k, dim=-1, keepdim=False, *, out=None",
+        "'kthvalue', Q.kthvalue(input, int(k), dim, keepdim), 'KthvalueBackward0'"),
+    *(Row(n, _median, "input, dim=None, keepdim=False, *, out=None",
+          f"'{n}', input, dim, keepdim") for n in ("median", "nanmedian")),
+    Row("mode", _named, "input, dim=-1, keepdim=False, *, out=None",
+        "'mode', Q.mode(input, dim, keepdim), 'ModeBackward0'"),
+    *(Row(n, _named, "input, dim, *, out=None",
+          f"'{n}', Q.{n}(input, dim), '{n.capitalize()}Backward0'") for n in ("cummax", "cummin")),
+    Row("cumprod", Q.cumprod, "input, dim, *, dtype=None, out=None", "_cast_to(input, dtype), dim",
         "fmi"),
     Row("logcumsumexp", Q.logcumsumexp, "input, dim, *, out=None", "input, dim"),
     Row("nonzero", nonzero), Row("argwhere", Q.nonzero, "input", "input"),
-    Row("count_nonzero", count_nonzero, "input, dim=None", "input, dim"),
+    Row("count_nonzero", Q.count_nonzero, "input, dim=None", "input, axes_tuple(dim)"),
     Row("unique", unique, "input, sorted=True, return_inverse=False, return_counts=False, "
         "dim=None", "input, sorted, return_inverse, return_counts, dim"),
-    Row("unique_consecutive", unique_consecutive, "input, return_inverse=False, "
-        "return_counts=False, dim=None", "input, return_inverse, return_counts, dim"),
+    Row("unique_consecutive", _unique_parts, "input, return_inverse=False, "
+        "return_counts=False, dim=None",
+        "Q.unique_consecutive(input, dim), return_inverse, return_counts"),
     Row("bincount", Q.bincount, "input, weights=None, minlength=0"),
     Row("histc", histc), Row("searchsorted", searchsorted, forms="f"),
-    Row("bucketize", bucketize, forms="f"), Row("isin", isin, forms="f"),
+    Row("bucketize", bucketize, forms="f"), Row("isin", Q.isin, "elements, test_elements, *, "
+        "assume_unique=False, invert=False", "_tensor_of(elements), test_elements, invert", "f"),
     # ---- elementwise math and special functions (engine.ops.math, engine.ops.special)
     *[Row(n, getattr(M, n), "input, other", forms="fm" if n in _NO_INPLACE else "fmi",
           aliases=("arctan2",) if n == "atan2" else ()) for n in (
@@ -1489,7 +1216,8 @@ ROWS = [
     Row("unbind", unbind), Row("narrow", narrow), Row("select", select),
     Row("unflatten", MP.unflatten, "input, dim, sizes"),
     Row("meshgrid", meshgrid, forms="f"),
-    Row("broadcast_tensors", broadcast_tensors, forms="f"),
+    Row("broadcast_tensors", tuple, "*tensors", "MP.broadcast_tensors(_tensors_arg(tensors))",
+        "f"),
     *(Row(f"atleast_{n}d", _atleast(n), forms="f") for n in (1, 2, 3)),
     Row("repeat_interleave", repeat_interleave),
     *(Row(n, getattr(MP, n), "tensors, *, out=None", "list(tensors)", "f")
@@ -1517,7 +1245,7 @@ ROWS = [
     Row("combinations", MP.combinations, "input, r=2, with_replacement=False", forms="f"),
     # ---- linear algebra (janusgrad.ops.linalg_factor)
     Row("det", LA.det, "input", node="LinalgDetBackward0"),
-    Row("slogdet", _slogdet, forms="fm"),
+    Row("slogdet", _SLOGDET_T, "A, *, out=None", "*LA.slogdet(A)"),
     Row("logdet", LA.logdet, "input"),
     Row("inverse", LA.inv, "input, *, out=None", "input", node="LinalgInvExBackward0"),
     Row("cholesky", LA.cholesky, "input, upper=False, *, out=None", "input, upper",
@@ -1525,13 +1253,16 @@ ROWS = [
     Row("cross", _torch_cross),
     Row("matrix_power", LA.matrix_power, "input, n, *, out=None", "input, n"),
     Row("pinverse", LA.pinv, "input, rcond=1e-15", "input, None, rcond"),
-    Row("svd", _legacy_svd), Row("qr", _legacy_qr),
+    Row("svd", _legacy_svd),
+    Row("qr", _LEGACY_QR_T, "input, some=True, *, out=None",
+        "*LA.qr(input, 'reduced' if some else 'complete')"),
     # ---- scatters family (engine/janusgrad/ops/scatters.py; hand-written block above)
     *(Row(n, _as_dtype(getattr(_dtypes, d)), forms="m") for n, d in (
         ("bool", "bool"), ("byte", "uint8"), ("char", "int8"), ("double", "float64"),
         ("float", "float32"), ("half", "float16"), ("int", "int32"), ("long", "int64"),
         ("short", "int16"))),
-    Row("to", _to, forms="m"),
+    Row("to", Tensor.to, "self, *args, memory_format=None, **kwargs", "self, *args, **kwargs",
+        "m"),
     *(Row(f"{v}_copy", _copy_of(v), forms="f") for v in (
         "expand", "diagonal", "permute", "narrow", "view", "squeeze", "unsqueeze",
         "transpose", "t", "unbind", "split_with_sizes", "unfold", "as_strided")),
@@ -1539,8 +1270,11 @@ ROWS = [
     Row("narrow_copy", _copy_of("narrow"), forms="m"),
     Row("clone", E.clone, "input, *, memory_format=None", "input", "fm",
         node="CloneBackward0"),
-    Row("as_strided", _as_strided, forms="fm", node="AsStridedBackward0"),
-    Row("as_strided_scatter", _as_strided_scatter, forms="fm",
+    Row("as_strided", TM.as_strided, "input, size, stride, storage_offset=None",
+        "input, tuple(size), tuple(stride), storage_offset or 0", node="AsStridedBackward0"),
+    Row("as_strided_scatter", TM.as_strided_scatter,
+        "input, src, size, stride, storage_offset=None",
+        "input, src, tuple(size), tuple(stride), storage_offset or 0",
         node="AsStridedScatterBackward0"),
     Row("diagonal_scatter", TM.diagonal_scatter, "input, src, offset=0, dim1=0, dim2=1",
         node="DiagonalScatterBackward0"),
@@ -1548,30 +1282,38 @@ ROWS = [
         node="SelectScatterBackward0"),
     Row("slice_scatter", TM.slice_scatter, "input, src, dim=0, start=None, end=None, step=1",
         node="SliceScatterBackward0"),
-    Row("unsafe_chunk", chunk), Row("unsafe_split", split),
-    Row("split_with_sizes", _split_with_sizes),
+    Row("unsafe_split", split),
+    Row("split_with_sizes", split, "input, split_sizes, dim=0", "input, list(split_sizes), dim"),
     Row("sum_to_size", _sum_to_size, forms="m"),
     Row("ravel", S.reshape, "input", "input, (-1,)", node="ViewBackward0"),
-    Row("unravel_index", _unravel_index, forms="f"),
-    Row("unfold", _unfold_method, forms="m"),
+    Row("unravel_index", TM.unravel_index, "indices, shape", "_tensor_of(indices), shape", "f"),
+    Row("unfold", TM.unfold, "self, dimension, size, step", forms="m", node="UnfoldBackward0"),
     Row("fill", _fill, forms="f", node="FillBackward0"),
     Row("zero_", lambda input: input.zero_(), forms="f"),
     Row("resize_", _resize_, forms="m"),
-    Row("resize_as_", _resize_as_, forms="fm"),
+    Row("resize_as_", _resize_, "input, the_template, *, memory_format=None",
+        "input, tuple(the_template.array.shape)"),
     Row("triu_indices", _tri_indices(False), forms="f"),
     Row("tril_indices", _tri_indices(True), forms="f"),
-    Row("nonzero_static", _nonzero_static),
-    Row("put", _put, forms="fmi"),
-    Row("index_reduce", _index_reduce, forms="fmi"),
-    Row("scatter_reduce", _scatter_reduce, forms="fmi"),
+    Row("nonzero_static", TM.nonzero_static, "input, *, size, fill_value=-1",
+        "input, size, fill_value"),
+    Row("put", TM.put, "input, index, source, accumulate=False", forms="fmi", node="PutBackward0"),
+    *(Row(n, getattr(TM, n), f"input, dim, index, {src}, reduce, *, include_self=True",
+          forms="fmi", node=node) for n, src, node in (
+        ("index_reduce", "source", "IndexReduceBackward0"),
+        ("scatter_reduce", "src", "ScatterReduceBackward0"))),
     Row("__rdiv__", _rdiv, "self, other", "self, _w(other)", "m"),
     Row("scalar_tensor", _scalar_tensor_fn, forms="f"),
-    Row("empty_strided", _empty_strided, forms="f"),
-    Row("empty_permuted", _empty_permuted, forms="f"),
-    Row("new_empty_strided", _new_empty_strided, forms="m"),
+    *(Row(n, _creation.empty, f"size, {second}, {_WINDOW}", "tuple(size), dtype=dtype, "
+          "device=device, requires_grad=requires_grad", "f") for n, second in (
+        ("empty_strided", "stride"), ("empty_permuted", "physical_layout"))),
+    Row("new_empty_strided", Tensor.new_empty, f"self, size, stride, {_WINDOW}",
+        "self, tuple(size), dtype=dtype, device=device, requires_grad=requires_grad", "m"),
     Row("randint_like", _randint_like, forms="f"),
-    Row("multinomial", _multinomial),
-    Row("bernoulli", _bernoulli),
+    Row("multinomial", TM.multinomial, "input, num_samples, replacement=False, *, generator=None, "
+        "out=None", "input, num_samples, replacement, generator"),
+    Row("bernoulli", TM.bernoulli, "input, p=None, *, generator=None, out=None",
+        "input, p, generator"),
     Row("bernoulli_", _bernoulli_, forms="m"),
     # -- norm part: normalisation, embedding, structured dropout (torchlike/_norm.py)
     *(Row(n, getattr(_NORM, f), forms="f") for n, f in (
@@ -1600,56 +1342,61 @@ ROWS = [
            arctanh="atanh"),
     Row("vdot", MS.vdot, "input, other, *, out=None", "input, other"),
     Row("block_diag", _block_diag, forms="f"),
-    Row("cdist", _cdist, forms="f"),
+    Row("cdist", MS.cdist, "x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'",
+        "x1, x2, p", "f"),
     Row("cov", MS.cov, "input, *, correction=1, fweights=None, aweights=None"),
     Row("corrcoef", MS.corrcoef, "input"),
     Row("diff", MS.diff, "input, n=1, dim=-1, prepend=None, append=None"),
-    Row("frexp", _frexp),
+    Row("frexp", _FREXP_T, "input, *, out=None", "*MS.frexp(input)"),
     Row("gradient", _gradient, forms="f"),
     Row("logspace", _logspace, forms="f"),
-    Row("var_mean", _var_mean, forms="f"), Row("std_mean", _std_mean, forms="f"),
+    *(Row(n, getattr(MS, n), "input, dim=None, unbiased=None, keepdim=False, *, "
+          "correction=None", "input, *_var_args(dim, unbiased, correction), keepdim", "f")
+      for n in ("var_mean", "std_mean")),
     *(Row(n, getattr(MS, n), "input, q, dim=None, keepdim=False, *, interpolation='linear', "
           "out=None", "input, q, dim, keepdim, interpolation") for n in ("quantile",
                                                                          "nanquantile")),
-    Row("aminmax", _aminmax),
+    Row("aminmax", _AMINMAX_T, "input, *, dim=None, keepdim=False, out=None",
+        "*MS.aminmax(input, dim, keepdim)"),
     Row("dist", MS.dist, "input, other, p=2"),
     Row("renorm", MS.renorm, "input, p, dim, maxnorm", forms="fmi"),
     Row("trapezoid", _trapezoid, forms="f", aliases=("trapz",)),
     Row("cumulative_trapezoid", _cumulative_trapezoid, forms="f"),
-    Row("nanmean", _nanmean), Row("nansum", _nansum),
+    Row("nanmean", _nanmean),
+    Row("nansum", MS.nansum, "input, dim=None, keepdim=False, *, dtype=None, out=None",
+        "input, axes_tuple(dim), keepdim, dtype and _np(dtype)"),
     Row("histogram", _histogram), Row("histogramdd", _histogramdd, forms="f"),
-    Row("hamming_window", _hamming_window, forms="f"),
-    Row("kaiser_window", _kaiser_window, forms="f"),
-    *(Row(f"{k}_window", _simple_window(k), forms="f") for k in ("hann", "bartlett",
-                                                                  "blackman")),
+    *(Row(f"{k}_window", _legacy_window, f"window_length, periodic=True, {extra}{_WINDOW}",
+          f"'{k}', window_length, periodic, dtype, device, requires_grad{given}", "f")
+      for k, extra, given in (
+        ("hamming", "alpha=0.54, beta=0.46, ", ", alpha=alpha, beta=beta"),
+        ("kaiser", "beta=12.0, ", ", beta=beta"), ("hann", "", ""), ("bartlett", "", ""),
+        ("blackman", "", ""))),
     Row("cholesky_solve", L3.cholesky_solve, "input, input2, upper=False, *, out=None",
         "input, input2, upper"),
     Row("cholesky_inverse", L3.cholesky_inverse, "input, upper=False, *, out=None",
         "input, upper"),
-    Row("lu", _legacy_lu, forms="fm"), Row("lu_unpack", _lu_unpack, forms="f"),
+    Row("lu", _legacy_lu, forms="fm"),
+    Row("lu_unpack", _LU_UNPACK_T, "LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, "
+        "*, out=None", "*L3.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)", "f"),
     Row("lu_solve", L3.lu_solve, "input, LU_data, LU_pivots, *, out=None",
         "LU_data, LU_pivots, input"),
-    Row("triangular_solve", _triangular_solve),
+    Row("triangular_solve", _TRIANGULAR_SOLVE_T, "b, A, upper=True, transpose=False, "
+        "unitriangular=False, *, out=None",
+        "*L3.triangular_solve(b, A, upper, transpose, unitriangular)"),
     Row("matrix_exp", L3.matrix_exp, "input"),
     Row("vander", L3.vander, "x, N=None, increasing=False", forms="f"),
     # ---- layer norm (attn)
     Row("layer_norm", _layer_norm, forms="f"),
     Row("native_layer_norm", _native_layer_norm, forms="f"),
-    Row("rms_norm", _rms_norm, forms="f"),
+    Row("rms_norm", NA.rms_norm, "input, normalized_shape, weight=None, eps=None",
+        "input, _normalized_dims(input, normalized_shape, weight), weight, eps", "f"),
 ]
 
 FUNCTIONS: dict = {}
+# the rows' call expressions see this module's names (its helpers above, the engine modules)
 INSTALLED = install(ROWS, FUNCTIONS, Tensor, module="torch", tag=tag, inplace=inplace.update,
-                    env={"_alpha": _alpha, "_all_if_empty": _all_if_empty, "_T": EngineTensor,
-                         "_cast_to": _cast_to, "_np": _np, "_float_input": _float_input,
-                         "_NO_DIM": _NO_DIM, "_dim_of": _dim_of,
-                         "_var_args": _var_args, "_ord": _ord, "_bounds": _bounds,
-                         "_shape_args": _shape_args, "_target": _target, "_swapped": _swapped,
-                         "_axes_of": _axes_of, "_distinct_axes": _distinct_axes,
-                         "_squeeze_axes": _squeeze_axes, "_squeeze_node": _squeeze_node,
-                         "_some": _some, "_w": _w, "axes_tuple": axes_tuple,
-                         "checked_axis": checked_axis},
-                    kw_aliases={"dim": "axis", "keepdim": "keepdims"})
+                    env=dict(globals()), kw_aliases={"dim": "axis", "keepdim": "keepdims"})
 
 # ---- torch.special (torchlike/special.py): its own names here, the ones it shares with
 # torch (erf, digamma, xlogy, ...) are torch's functions themselves
@@ -1672,18 +1419,19 @@ SPECIAL_ROWS = [
 SPECIAL_SHARED = ("digamma erf erfc erfinv exp2 expm1 i0 log1p logit logsumexp polygamma "
                   "round sinc softmax log_softmax xlogy").split()
 SPECIAL: dict = {n: FUNCTIONS[n] for n in SPECIAL_SHARED}
-INSTALLED_SPECIAL = install(SPECIAL_ROWS, SPECIAL, None, module="torch.special", tag=tag)
+INSTALLED_SPECIAL = install(SPECIAL_ROWS, SPECIAL, None, module="torch.special", tag=tag,
+                            env=dict(globals()))
 
 # ---- torch.linalg (torchlike/linalg.py): linear algebra (janusgrad.ops.linalg_factor)
 LINALG_ROWS = [
     Row("det", LA.det, "A, *, out=None", "A", "f", node="LinalgDetBackward0"),
-    Row("slogdet", _slogdet, forms="f"),
+    Row("slogdet", _SLOGDET_T, "A, *, out=None", "*LA.slogdet(A)", "f"),
     Row("inv", LA.inv, "A, *, out=None", "A", "f", node="LinalgInvExBackward0"),
     Row("solve", LA.solve, "A, B, *, left=True, out=None", "A, B, left", "f",
         node="LinalgSolveExBackward0"),
     Row("cholesky", LA.cholesky, "A, *, upper=False, out=None", "A, upper", "f",
         node="LinalgCholeskyExBackward0"),
-    Row("eigh", _eigh, forms="f"),
+    Row("eigh", _EIGH_T, "A, UPLO='L', *, out=None", "*LA.eigh(A, UPLO)", "f"),
     Row("eigvalsh", LA.eigvalsh, "A, UPLO='L', *, out=None", "A, UPLO", "f",
         node="LinalgEighBackward0"),
     Row("svdvals", LA.svdvals, "A, *, driver=None, out=None", "A", "f",
@@ -1691,15 +1439,26 @@ LINALG_ROWS = [
     Row("pinv", LA.pinv, "A, *, atol=None, rtol=None, hermitian=False, out=None",
         "A, atol, rtol, hermitian", "f", node="LinalgPinvBackward0"),
     Row("matrix_power", LA.matrix_power, "A, n, *, out=None", "A, n", "f"),
-    Row("multi_dot", _multi_dot, forms="f"),
+    Row("multi_dot", LA.multi_dot, "tensors, *, out=None", "tensors", "f"),
     Row("cross", LA.cross, "input, other, *, dim=-1, out=None", "input, other, dim", "f"),
     Row("norm", _linalg_norm, forms="f"),
-    Row("vector_norm", _vector_norm, forms="f"),
-    Row("matrix_norm", _matrix_norm, forms="f"),
+    Row("vector_norm", LA.vector_norm, "x, ord=2, dim=None, keepdim=False, *, dtype=None, "
+        "out=None", "_cast_to(x, dtype), ord, dim, keepdim", "f"),
+    Row("matrix_norm", LA.matrix_norm, "A, ord='fro', dim=(-2, -1), keepdim=False, *, "
+        "dtype=None, out=None", "_cast_to(A, dtype), ord, tuple(dim), keepdim", "f"),
     Row("matmul", matmul, forms="f"),
-    Row("svd", _svd, forms="f"), Row("qr", _qr, forms="f"), Row("lstsq", _lstsq, forms="f"),
-    Row("inv_ex", _inv_ex, forms="f"), Row("cholesky_ex", _cholesky_ex, forms="f"),
-    Row("solve_ex", _solve_ex, forms="f"),
+    Row("svd", _SVD_T, "A, full_matrices=True, *, driver=None, out=None",
+        "*LA.svd(A, full_matrices)", "f"),
+    Row("qr", _QR_T, "A, mode='reduced', *, out=None", "*LA.qr(A, mode)", "f"),
+    Row("lstsq", _LSTSQ_T, "A, B, rcond=None, *, driver=None", "*LA.lstsq(A, B, rcond, driver)",
+        "f"),
+    # (a singular input raises: info is 0)
+    Row("inv_ex", _INV_EX_T, "A, *, check_errors=False, out=None", "LA.inv(A), LA.info_zeros(A)",
+        "f"),
+    Row("cholesky_ex", _CHOLESKY_EX_T, "A, *, upper=False, check_errors=False, out=None",
+        "LA.cholesky(A, upper), LA.info_zeros(A)", "f"),
+    Row("solve_ex", _SOLVE_EX_T, "A, B, *, left=True, check_errors=False, out=None",
+        "LA.solve(A, B, left), LA.info_zeros(A)", "f"),
     Row("cond", LA.cond, "A, p=None, *, out=None", "A, p", "f"),
     Row("vecdot", LA.vecdot, "x, y, *, dim=-1, out=None", "x, y, dim", "f"),
     Row("diagonal", MP.diagonal, "A, *, offset=0, dim1=-2, dim2=-1", "A, offset, dim1, dim2",
@@ -1710,17 +1469,21 @@ LINALG_ROWS = [
     # ---- math/stat family (janusgrad.ops.linalg_lu)
     Row("householder_product", L3.householder_product, "A, tau, *, out=None", "A, tau", "f"),
     Row("vander", L3.vander, "x, *, N=None", "x, N", "f"),
-    Row("lu_factor", _lu_factor, forms="f"), Row("lu_factor_ex", _lu_factor_ex, forms="f"),
-    Row("lu", _linalg_lu, forms="f"),
+    Row("lu_factor", _LU_FACTOR_T, "A, *, pivot=True, out=None", "*L3.lu_factor(A, pivot)", "f"),
+    Row("lu_factor_ex", _LU_FACTOR_EX_T, "A, *, pivot=True, check_errors=False, out=None",
+        "*L3.lu_factor(A, pivot), LA.info_zeros(A)", "f"),
+    Row("lu", _LU_T, "A, *, pivot=True, out=None", "*L3.lu(A, pivot)", "f"),
     Row("lu_solve", L3.lu_solve, "LU, pivots, B, *, left=True, adjoint=False, out=None",
         "LU, pivots, B, left, adjoint", "f"),
-    Row("solve_triangular", _solve_triangular, forms="f"),
+    Row("solve_triangular", L3.solve_triangular, "A, B, *, upper, left=True, unitriangular=False, "
+        "out=None", "A, B, upper, left, unitriangular", "f"),
     Row("tensorinv", L3.tensorinv, "A, ind=2, *, out=None", "A, ind", "f"),
     Row("tensorsolve", L3.tensorsolve, "A, B, dims=None, *, out=None", "A, B, dims", "f"),
     Row("matrix_exp", L3.matrix_exp, "A", forms="f"),
 ]
 LINALG: dict = {}
 INSTALLED_LINALG = install(LINALG_ROWS, LINALG, None, module="torch.linalg", tag=tag,
+                           env=dict(globals()),
                            kw_aliases={"dim": "axis", "keepdim": "keepdims"})
 
 

@@ -4,6 +4,7 @@ forms, data_format, default initialisation and printed form; the math is janusgr
 """
 from __future__ import annotations
 
+from janusgrad.binding import facts as F
 from janusgrad.nn import conv as NC
 from janusgrad.nn.dims import per_dimension
 from janusgrad.ops import shape as S
@@ -74,13 +75,17 @@ def _node(nd: int, transpose: bool, depthwise: bool, bias) -> str | None:
     return f"{kind}GradNode" + ("Final" if kind == "Conv2d" else "")
 
 
+# paddle's words for janusgrad.binding.facts' convolution facts (it checks only the channels)
+_WORDS = {F.ConvChannels: lambda f: ValueError(
+    "The channel of input should be equal to filter's channel * groups. But received: the "
+    f"channel of input is {f.got}, the shape of input is {list(f.input_shape)}, the channel "
+    f"of filter is {f.weight_shape[1]}, the shape of filter is {list(f.weight_shape)}, the "
+    f"groups is {f.groups}.")}
+
+
 def _conv(op, nd, x, weight, bias, stride, padding, dilation, groups, data_format):
     last, xs, ws, c = _operands(op, nd, x, weight, data_format)
-    if c != ws[1] * groups:
-        raise ValueError(f"The channel of input should be equal to filter's channel * groups"
-                         f". But received: the channel of input is {c}, the shape of input "
-                         f"is {list(xs)}, the channel of filter is {ws[1]}, the shape of "
-                         f"filter is {list(ws)}, the groups is {groups}.")
+    F.first(F.conv_facts(xs, ws, groups, c), _WORDS)
     pads = _pairs(padding, nd, last)
     x = _to_first(x, nd, last)
     if pads == "SAME":
