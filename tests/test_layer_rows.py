@@ -124,6 +124,7 @@ def test_torch_row_modules_print_and_keep_as_torch(make):
 
 @pytest.mark.parametrize("make", [
     lambda nn: nn.ELU(0.5), lambda nn: nn.Hardsigmoid(name="h"), lambda nn: nn.SELU(),
+    lambda nn: nn.LeakyReLU(0.2, name="l"),
     lambda nn: nn.MaxPool1D(2), lambda nn: nn.AvgPool2D(2, 1), lambda nn: nn.Pad3D(1),
     lambda nn: nn.ZeroPad2D([1, 0, 1, 0]), lambda nn: nn.PixelShuffle(2, "NHWC"),
     lambda nn: nn.Dropout(0.2, name="d"), lambda nn: nn.Upsample(scale_factor=2),

@@ -50,6 +50,8 @@ ACTIVATIONS = [
       "alpha=1.6732632423543772848170429916717, name=None", "x, scale, alpha",
       "scale={scale:.16f}, alpha={alpha:.16f}{_nm(name)}"),
     _axis("GLU", F.glu), _axis("Softmax", F.softmax), _axis("LogSoftmax", F.log_softmax),
+    R("LeakyReLU", F.leaky_relu, "negative_slope=0.01, name=None", "x, negative_slope",
+      "negative_slope={negative_slope}{_nm(name)}"),
     R("Hardtanh", F.hardtanh, "min=-1.0, max=1.0, name=None", "x, min, max",
       "min={min}, max={max}{_nm(name)}"),
     *(R(n, f, "threshold=0.5, name=None", "x, threshold", "threshold={threshold}{_nm(name)}")
