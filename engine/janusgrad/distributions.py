@@ -272,10 +272,6 @@ def _eps(t) -> float:
     return float(_finfo(t).eps)
 
 
-def _tiny(t) -> float:
-    return float(_finfo(t).tiny)
-
-
 def all_true(mask) -> bool:
     """Whether every element of a boolean tensor is true (argument checks)."""
     return bool(mask.array.all())

@@ -394,11 +394,6 @@ def synchronize(device: Device | None = None) -> None:
         b.synchronize(0 if device is None else device.index)
 
 
-# ---------------------------------------------------------------- small helpers
-def is_floating(dtype: np.dtype) -> bool:
-    return dtype.kind == "f"
-
-
 def is_array(a: object) -> bool:
     """Whether ``a`` is an array of any backend (numpy scalars are not arrays)."""
     t = type(a)
@@ -409,11 +404,6 @@ def is_array(a: object) -> bool:
     if t.__module__.startswith("cupy"):
         return _resolve(t) is not None
     return False
-
-
-def is_host_value(a: object) -> bool:
-    """Numpy arrays and numpy scalars: data that lives on the host."""
-    return isinstance(a, (np.ndarray, np.generic))
 
 
 def as_array(a: object, dtype: np.dtype | None = None):

@@ -9,7 +9,7 @@ import os
 import zipfile
 from contextlib import contextmanager
 
-from janusgrad.array.backend import DTYPES, host, is_array, to_host
+from janusgrad.array.backend import DTYPES, host, to_host
 
 
 def array_to_bytes(array) -> tuple[bytes, str, tuple]:
@@ -174,14 +174,6 @@ def contiguous_strides(shape) -> tuple:
 
 def array_nbytes(array) -> int:
     return int(array.nbytes)
-
-
-def storage_key(array) -> int:
-    """Identity of the memory an array lives in (views of one buffer share it)."""
-    base = array
-    while getattr(base, "base", None) is not None and is_array(base.base):
-        base = base.base
-    return id(base)
 
 
 def write_zip(f, records, align: int = 64) -> None:

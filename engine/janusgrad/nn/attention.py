@@ -14,7 +14,7 @@ import math
 from janusgrad.array.backend import MODULES, host, xp_of
 from janusgrad.core.mode import state
 from janusgrad.core.tensor import Tensor, record
-from janusgrad.nn.functional import dropout, gelu, linear
+from janusgrad.nn.functional import dropout, linear
 from janusgrad.ops import defop, spec
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import linalg as L
@@ -87,14 +87,6 @@ def layer_norm_stats(x, n_axes: int, eps: float = 1e-5):
     mu, rstd, _ = _stats(x.array, _norm_axes(x, n_axes), eps)
     return (type(x).wrap(mu.astype(x.array.dtype, copy=False)),
             type(x).wrap(rstd.astype(x.array.dtype, copy=False)))
-
-
-def layer_norm_composite(x, n_axes: int, eps: float = 1e-5):
-    """The same normalisation as a composite of engine ops (the measure for the primitive)."""
-    axes = _norm_axes(x, n_axes)
-    xc = E.sub(x, R.mean(x, axes, keepdims=True))
-    var = R.mean(E.square(xc), axes, keepdims=True)
-    return E.mul(xc, E.rsqrt(E.add(var, eps)))
 
 
 def rms_norm(x, n_axes: int, weight=None, eps: float | None = None):
@@ -239,15 +231,6 @@ def _pad_mask(m, extra: int):
 def feed_forward(x, linear1, linear2, activation, dropout_mid):
     """linear2(dropout(activation(linear1(x)))): the position-wise block."""
     return linear2(dropout_mid(activation(linear1(x))))
-
-
-def activation_fn(name: str):
-    """The feed-forward activation named ``name`` ('relu' or 'gelu')."""
-    if name == "relu":
-        return E.relu
-    if name == "gelu":
-        return gelu
-    raise ValueError(f"activation should be relu/gelu, not {name}")
 
 
 def encoder_layer(x, self_attn, ff, norm1, norm2, drop1, drop2, norm_first: bool):

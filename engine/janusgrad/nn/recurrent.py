@@ -24,7 +24,6 @@ from janusgrad.ops import elementwise as E
 from janusgrad.ops import shape as S
 from janusgrad.ops.manip import select
 
-MODES = ("rnn_tanh", "rnn_relu", "gru", "lstm")
 GATES = {"rnn_tanh": 1, "rnn_relu": 1, "gru": 3, "lstm": 4}
 
 

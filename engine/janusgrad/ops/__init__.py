@@ -1,8 +1,13 @@
 """The op table: one OpDef per recorded op, one Spec per tested op.
 
-Each family module (elementwise, reduce, linalg, shape, index, creation)
-defines its ops with ``defop`` and lists how to test them with ``spec``; the
-property tests in tests/test_ops.py are generated from ``SPECS``.
+Each family module defines its ops with ``defop`` and lists how to test them with ``spec``;
+the property tests in tests/test_ops.py are generated from ``SPECS``.  The families:
+elementwise, math, activation, special (elementwise); reduce, sorting, stats, masked
+(reductions and statistics); shape, manip, index, scatters (layout, indexing, scatters);
+linalg, linalg_factor, linalg_lu (linear algebra); conv; creation; composite (compositions
+of engine ops); and placement (device copies).  rules.py builds each derivative's two
+forms; testing.py holds the spec strategies.  ``load_all`` imports them all (and the nn
+families that record ops).
 """
 from __future__ import annotations
 

@@ -712,12 +712,6 @@ def _make_solve(draw, st, hnp):
     return [a, array(draw, st, hnp, shape)], {}
 
 
-def _make_general(draw, st, hnp):
-    batch, m = _sq(draw, st, hnp)
-    n = draw(st.integers(1, 3))
-    return [array(draw, st, hnp, batch + (m, n))], {}
-
-
 def _spd(x):
     """A symmetric positive-definite matrix from any square ``x``: x x^T + n I."""
     a = x.array

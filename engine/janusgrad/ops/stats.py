@@ -114,11 +114,6 @@ def block_diag(tensors):
 
 
 # ---------------------------------------------------------------- distances
-def _pnorm(d, p, axis):
-    """The p-norm of ``d`` over ``axis`` (p 0: a count; inf: the max of |d|)."""
-    return R.norm(d, p, axis, False)
-
-
 def cdist(x1, x2, p=2.0):
     """Pairwise p-norm distances between the rows of x1 (..., P, M) and x2 (..., R, M)."""
     a, b = x1.array, x2.array

@@ -351,10 +351,6 @@ def _call_outputs(func, inputs, fn: str, strict: bool, words: Words):
     return is_tuple, outputs
 
 
-def _single_element(v_is_none: bool, ts) -> bool:
-    return not v_is_none or (len(ts) == 1 and ts[0].array.size == 1)
-
-
 # ---------------------------------------------------------------- products
 def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False,
         words: Words = WORDS):
