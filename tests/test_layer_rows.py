@@ -76,6 +76,9 @@ def _same_class(ours, theirs) -> None:
     assert list(got) == list(want), ours.__name__
     for k, v in want.items():  # the same defaults (torch's 1/8 is 0.125 either way)
         assert got[k] == v or (isinstance(v, float) and np.isclose(got[k], v)), (ours, k)
+    # forward takes the same inputs (a two-input layer called with two tensors)
+    assert list(inspect.signature(ours.forward).parameters) == \
+        list(inspect.signature(theirs.forward).parameters), ours.__name__
 
 
 def test_torch_row_classes_match_torch():

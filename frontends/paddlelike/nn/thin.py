@@ -94,9 +94,10 @@ OTHERS = [
 ]
 POOLS = [
     R("MaxPool1D", F.max_pool1d, "kernel_size, stride=None, padding=0, return_mask=False, "
-      "ceil_mode=False, name=None", "x, kernel_size, stride, padding, return_mask, ceil_mode",
-      _POOL, "ksize=kernel_size, stride, padding, return_mask, ceil_mode, "
-      "data_format='NCL', name", attr="{}"),
+      "ceil_mode=False, name=None",
+      "input, kernel_size, stride, padding, return_mask, ceil_mode", _POOL,
+      "ksize=kernel_size, stride, padding, return_mask, ceil_mode, data_format='NCL', name",
+      attr="{}", inputs="input"),
     R("MaxPool{}D", (F.max_pool2d, F.max_pool3d), "kernel_size, stride=None, padding=0, "
       "return_mask=False, ceil_mode=False, data_format=None, name=None",
       "x, kernel_size, stride, padding, return_mask, ceil_mode, data_format", _POOL,
@@ -111,20 +112,22 @@ POOLS = [
       "x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format",
       _POOL, "ksize=kernel_size, stride, padding, ceil_mode, exclusive, "
       "divisor=divisor_override, data_format, name", _LAYOUT, attr="{}", dims=(2, 3)),
-    R("AdaptiveAvgPool1D", F.adaptive_avg_pool1d, "output_size, name=None", "x, output_size",
-      "output_size={output_size}", attr="{}"),
+    R("AdaptiveAvgPool1D", F.adaptive_avg_pool1d, "output_size, name=None",
+      "input, output_size", "output_size={output_size}", attr="{}", inputs="input"),
     R("AdaptiveAvgPool{}D", (F.adaptive_avg_pool2d, F.adaptive_avg_pool3d),
       "output_size, data_format=None, name=None", extra_repr="output_size={output_size}",
       dims=(2, 3)),
-    R("AdaptiveMaxPool{}D", (F.adaptive_max_pool1d, F.adaptive_max_pool2d,
-                             F.adaptive_max_pool3d), "output_size, return_mask=False, name=None",
-      "x, output_size, return_mask", "output_size={output_size}, return_mask={return_mask}",
-      dims=(1, 2, 3)),
+    *(R(f"AdaptiveMaxPool{d}D", fn, "output_size, return_mask=False, name=None",
+        f"{x}, output_size, return_mask", "output_size={output_size}, return_mask={return_mask}",
+        inputs=x) for d, fn, x in ((1, F.adaptive_max_pool1d, "input"),
+                                   (2, F.adaptive_max_pool2d, "x"),
+                                   (3, F.adaptive_max_pool3d, "x"))),
     R("MaxUnPool{}D", (F.max_unpool1d, F.max_unpool2d, F.max_unpool3d), "kernel_size, "
       "stride=None, padding=0, data_format=None, output_size=None, name=None",
-      "x, indices, kernel_size, stride, padding, data_format, output_size",
-      "output_size={output_size}", "ksize=kernel_size, stride, padding, data_format, "
-      "output_size, name", inputs="x, indices", **_ON),
+      "x, indices, kernel_size, stride, padding, data_format, "
+      "output_size or self.output_size", "output_size={output_size}",
+      "ksize=kernel_size, stride, padding, data_format, output_size, name",
+      inputs="x, indices, output_size=None", **_ON),
     R("Pad{}D", F.pad, "padding, mode='constant', value=0.0, data_format=None, name=None",
       "x, padding, mode, value, data_format", "padding={padding}, mode={mode}, value={value}, "
       "data_format={data_format}{_nm(name)}", "_pad=padding, mode, value, data_format, name",

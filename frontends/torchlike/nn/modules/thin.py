@@ -75,9 +75,9 @@ ACTIVATIONS = [
 OTHERS = [
     R("Identity", None, module="torch.nn.modules.linear", **_ANY),
     R("CosineSimilarity", F.cosine_similarity, "dim=1, eps=1e-8",
-      module="torch.nn.modules.distance"),
+      inputs="x1, x2", module="torch.nn.modules.distance"),
     R("PairwiseDistance", F.pairwise_distance, "p=2.0, eps=1e-6, keepdim=False",
-      keep="norm=p, eps, keepdim", module="torch.nn.modules.distance"),
+      keep="norm=p, eps, keepdim", inputs="x1, x2", module="torch.nn.modules.distance"),
     R("Flatten", F.flatten, "start_dim=1, end_dim=-1", module="torch.nn.modules.flatten",
       extra_repr="start_dim={start_dim}, end_dim={end_dim}"),
     R("Unflatten", None, "dim, unflattened_size", "input.unflatten(dim, unflattened_size)",
