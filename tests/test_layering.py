@@ -211,7 +211,7 @@ def late_imports(tree: ast.AST, lines: list[str]) -> list[tuple[int, str]]:
             if in_function and isinstance(child, (ast.Import, ast.ImportFrom)):
                 names = ([a.name for a in child.names] if isinstance(child, ast.Import)
                          else [child.module or ""])
-                if not any(n.split(".")[0] in OPTIONAL for n in names) or child.level:
+                if not any(n.split(".")[0] in OPTIONAL for n in names):
                     found.append((child.lineno, lines[child.lineno - 1]))
             walk(child, in_function or isinstance(
                 child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
