@@ -223,6 +223,10 @@ def _into_tensors(total, more) -> None:
     _add_into(total.array, more.array)
 
 
+def _astype(g, dtype):
+    return g.astype(dtype)
+
+
 def _wrap_array(g, cls):
     return cls.wrap(_arr(g))
 
@@ -247,7 +251,7 @@ class _Form:
         self.tensor = tensor  # (g, cls) -> a tensor, for hooks, .grad and results
 
 
-ARRAY_FORM = _Form(True, _apply_arrays, _plus_arrays, _add_into, lambda g, dt: g.astype(dt),
+ARRAY_FORM = _Form(True, _apply_arrays, _plus_arrays, _add_into, _astype,
                    sum_to_array, _wrap_array)
 TENSOR_FORM = _Form(False, _apply, add, _into_tensors, cast, sum_to, _same)
 
@@ -314,7 +318,7 @@ def _plan(root_nodes, inputs, stop):
     return targets, needed, through, unique, _count_needed(order, unique, needed)
 
 
-def _hooks_only(n, g, gcls, form, create_graph):
+def _hooks_only(n, g, form, create_graph):
     """A requested input none of whose own inputs is requested: its hooks only."""
     if g is None:
         return None
@@ -392,7 +396,7 @@ def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = 
             k = id(n)
             g = pending.pop(k, None)
             if through is not None and k not in through:
-                captured[k] = _hooks_only(n, g, gcls, form, create_graph)
+                captured[k] = _hooks_only(n, g, form, create_graph)
                 continue
             g, grads = _rule(n, g, form, watch, create_graph)
             if targets is not None and k in targets:
