@@ -24,13 +24,19 @@ _UNITS = {"µs": 1e-6, "ms": 1e-3, "s": 1.0}
 
 def _paths(tree: str) -> list[str]:
     """Where a tree's packages import from: its root (``engine`` before the rename), a
-    folder with a ``janusgrad`` link to its engine/ (after), and its frontends/."""
+    folder with a ``janusgrad`` link to its engine/janusgrad/ (engine/ before the package
+    moved into its own folder), and its frontends/."""
     links = os.path.join(tempfile.gettempdir(), "janusgrad-trees", os.path.abspath(tree)
                          .strip(os.sep).replace(os.sep, "_"))
     os.makedirs(links, exist_ok=True)
     link = os.path.join(links, "janusgrad")
+    engine = os.path.join(os.path.abspath(tree), "engine")
+    if os.path.isdir(os.path.join(engine, "janusgrad")):  # the package in its own folder
+        engine = os.path.join(engine, "janusgrad")
+    if os.path.lexists(link) and os.readlink(link) != engine:
+        os.remove(link)
     if not os.path.lexists(link):
-        os.symlink(os.path.join(os.path.abspath(tree), "engine"), link)
+        os.symlink(engine, link)
     return [links, tree, os.path.join(tree, "frontends")]
 
 

@@ -191,6 +191,49 @@ def test_no_import_circle_in_a_frontend(frontend):
     assert not circles, f"{frontend} modules import each other: {circles}"
 
 
+def test_no_import_circle_in_the_engine():
+    # (op families give the rules their names by registering them, janusgrad.ops.rules)
+    circles = import_circles(import_graph(REPO / "engine" / "janusgrad"))
+    assert not circles, f"engine modules import each other: {circles}"
+
+
+# optional dependencies, imported where first used so that the engine runs without them
+OPTIONAL = {"cupy", "cupyx", "scipy", "hypothesis", "mpi4py"}
+MAX_LATE_IMPORTS = 10
+
+
+def late_imports(tree: ast.AST, lines: list[str]) -> list[tuple[int, str]]:
+    """(line, text) of the imports inside functions, beyond the optional dependencies."""
+    found = []
+
+    def walk(node, in_function):
+        for child in ast.iter_child_nodes(node):
+            if in_function and isinstance(child, (ast.Import, ast.ImportFrom)):
+                names = ([a.name for a in child.names] if isinstance(child, ast.Import)
+                         else [child.module or ""])
+                if not any(n.split(".")[0] in OPTIONAL for n in names):
+                    found.append((child.lineno, lines[child.lineno - 1]))
+            walk(child, in_function or isinstance(
+                child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+    walk(tree, False)
+    return found
+
+
+def test_engine_imports_at_module_top():
+    late = [(_rel(p), n, text) for p in ENGINE_FILES
+            for n, text in late_imports(_tree(p), p.read_text().splitlines())]
+    assert len(late) <= MAX_LATE_IMPORTS, f"{len(late)} imports inside functions: {late}"
+    unexplained = [x for x in late if "# why" not in x[2]]
+    assert not unexplained, f"an import inside a function says why (# why ...): {unexplained}"
+
+
+def test_the_late_import_check_finds_them():
+    src = ("import os\ndef f():\n    import json\n    import scipy.linalg\n"
+           "    from janusgrad.ops import defop  # why: a reason\n")
+    assert [n for n, _ in late_imports(ast.parse(src), src.splitlines())] == [3, 5]
+
+
 def test_the_circle_check_finds_circles():
     assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
     assert import_circles({"a": {"b"}, "b": set()}) == []

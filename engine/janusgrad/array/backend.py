@@ -12,6 +12,8 @@ it as torch's ``device('cuda:0')`` or paddle's ``Place(gpu:0)``.
 """
 from __future__ import annotations
 
+import sys
+import types
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -495,9 +497,6 @@ def set_default_float(dtype) -> None:
     old, default_float = default_float, dtype
     if old is dtype:
         return
-    import sys
-    import types
-
     for name, module in list(sys.modules.items()):
         namespace = getattr(module, "__dict__", None)
         if not namespace or namespace.get("default_float") is not old:

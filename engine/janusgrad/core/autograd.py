@@ -21,23 +21,20 @@ so that the rules are recorded.
 """
 from __future__ import annotations
 
-import functools
 import operator
 
-from janusgrad.array.backend import MODULES, as_array, host, ndarray
+from janusgrad.array.backend import MODULES, as_array, device_of, host, ndarray
 from janusgrad.array.backend import quiet as backend_quiet
+from janusgrad.core import anomaly as anomaly_checks
+from janusgrad.core.hooks import run_post, run_pre
 from janusgrad.core.links import attached, linked_grads
 from janusgrad.core.mode import anomaly, restore_grad, set_grad, state
-from janusgrad.core.tensor import LAST_CHANGE, Node, Tensor
+from janusgrad.core.tensor import FREED, LAST_CHANGE, RAN, Node, Tensor
 from janusgrad.core.views import NOGRAD_VIEWS
 from janusgrad.ops import OpDef
-from janusgrad.ops.shape import sum_to_array
-
-
-@functools.cache
-def _ops():
-    from janusgrad.ops import elementwise, shape
-    return elementwise, shape
+from janusgrad.ops.elementwise import add, cast
+from janusgrad.ops.placement import to_device
+from janusgrad.ops.shape import sum_to, sum_to_array
 
 
 def _collect(root_nodes):
@@ -136,224 +133,6 @@ def check_versions(n) -> None:
             raise d.saved_modified(None, n, True, counter[0], was)
 
 
-def _apply(n, g, create_graph):
-    """Run node ``n``'s rule on ``g`` (after the output's hooks): its input gradients."""
-    if n.hooks is not None and n.hooks.pre:
-        from janusgrad.core.hooks import run_pre
-        g = run_pre(n.hooks, g, create_graph)
-    if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None) and \
-            type(n.op) is OpDef:
-        check_versions(n)  # custom functions check what they unpack, when they do
-    return g, n.op.vjp(n, g)
-
-
-def _apply_arrays(n, g, create_graph):
-    """``_apply`` with bare arrays for gradients: the op's rule on arrays where it has that
-    form, else its rule on a tensor around ``g`` (hooks, too, see tensors)."""
-    if n.hooks is not None and n.hooks.pre:
-        from janusgrad.core.hooks import run_pre
-        g = run_pre(n.hooks, n.out_cls.wrap(_arr(g)), False).array
-    op = n.op
-    if type(op) is OpDef:
-        if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None):
-            check_versions(n)
-        run = op.arrays
-        if run is not None:
-            grads = run(n, g)
-            if grads is not None:
-                return g, grads
-    return g, _tensor_rule(n, g)
-
-
-def _tensor_rule(n, g) -> list:
-    """The node's rule on tensors run on an array gradient: array gradients back."""
-    return [None if t is None else t.array for t in n.op.vjp(n, n.out_cls.wrap(_arr(g)))]
-
-
-def _plus_arrays(a, b):
-    return _arr(a + b)
-
-
-def _into_tensors(total, more) -> None:
-    _add_into(total.array, more.array)
-
-
-def _astype(g, dtype):
-    return g.astype(dtype)
-
-
-def _wrap_array(g, cls):
-    return cls.wrap(_arr(g))
-
-
-def _same(g, cls):
-    return g
-
-
-def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = False,
-                 inputs=None, accumulate: bool = True, stop=None):
-    """Send ``seeds`` (one per root, already shaped) back through the graph.
-
-    With ``accumulate`` the gradients land in the ``.grad`` of leaves (only of
-    ``inputs`` when given); otherwise the gradients of ``inputs`` are returned
-    as a list (None where no path leads).  ``stop``: tensors the gradient must
-    not pass through (paddle's no_grad_vars).
-    """
-    watch = anomaly.enabled
-    # Bare arrays unless the backward is itself recorded, checked for NaN, or seeded with a
-    # graph tensor (which must reach a root leaf's .grad as itself).
-    arrays = not create_graph and not watch and _plain(seeds)
-    if arrays:
-        apply, plus, into, cast, reduce_to = (_apply_arrays, _plus_arrays, _add_into,
-                                              _astype, sum_to_array)
-        tensor, gcls = _wrap_array, type(seeds[0])
-    else:
-        elementwise, shape = _ops()
-        apply, plus, into, cast, reduce_to = (_apply, elementwise.add, _into_tensors,
-                                              elementwise.cast, shape.sum_to)
-        tensor, gcls = _same, None
-    pending = {}
-    root_nodes = []
-    for r, s in zip(roots, seeds):
-        key = r.node if r.node is not None else r
-        k = id(key)
-        s = s.array if arrays else s
-        pending[k] = s if k not in pending else plus(pending[k], s)
-        if r.node is not None:
-            root_nodes.append(r.node)
-
-    targets = None
-    captured = {}
-    if inputs is not None:
-        # (a view made under no_grad is no gradient sink: nothing is run for it, torch)
-        targets = {id(t.node if t.node is not None else t): t for t in inputs
-                   if type(t._view) is not tuple or NOGRAD_VIEWS.get(id(t)) is not t}
-        stop_ids = {id(t.node if t.node is not None else t) for t in stop or ()}
-        order = _collect(root_nodes)
-        needed, through = _needed(order, targets, stop_ids)
-        unique = {id(n): n for n in root_nodes if id(n) in needed}
-        deps = _count_needed(order, unique, needed)
-    else:
-        needed = through = None
-        unique = {id(n): n for n in root_nodes}
-        deps = _count(unique)
-
-    # roots that are leaves, or roots fed only by the seed
-    for r in roots:
-        if r.node is None:
-            k = id(r)
-            if k in pending and deps.get(k, 0) == 0:
-                _deliver(r, tensor(pending.pop(k), gcls), targets, captured, accumulate,
-                         create_graph)
-    ready = [n for k, n in unique.items() if deps[k] == 0]
-
-    prev_mode = set_grad(create_graph)  # the rules record only for create_graph
-    # pending sums made by the scheduler's own add (never seen by anyone else): further
-    # gradients for the same input are added into them, without a new array each time.
-    # (Keys are ids of nodes and leaves, all alive until the end and each popped once: a
-    # popped id never comes back, so nothing is removed from ``owned``.)
-    owned: set = set()
-    quiet = backend_quiet()  # inf/nan in gradients are values, not warnings
-    quiet.__enter__()
-    state.rules += 1
-    try:
-        while ready:
-            n = ready.pop()
-            k = id(n)
-            g = pending.pop(k, None)
-            if through is not None and k not in through:
-                # a requested input none of whose own inputs is requested: hooks only
-                if g is not None:
-                    g = tensor(g, n.out_cls)
-                    if n.hooks is not None and n.hooks.pre:
-                        from janusgrad.core.hooks import run_pre
-                        g = run_pre(n.hooks, g, create_graph)
-                captured[k] = g
-                continue
-            if n.released and (n.released == 2 or n.out_cls.dialect.refuse_rerun_without_saved):
-                raise n.out_cls.dialect.released_graph(n)
-            op = n.op
-            if g is None:
-                grads = None
-            elif arrays and n.hooks is None and type(op) is OpDef and op.arrays is not None:
-                # _apply_arrays' common case, inline
-                if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None):
-                    check_versions(n)
-                grads = op.arrays(n, g)
-                if grads is None:  # the rule declined bare arrays
-                    grads = _tensor_rule(n, g)
-            elif watch:
-                g, grads = _apply_watched(n, g, create_graph)
-            else:
-                g, grads = apply(n, g, create_graph)
-            if create_graph and grads is not None and type(op) is OpDef:
-                links = n.out_cls.dialect.create_graph_links.get(op.name)
-                if links is not None:  # what the framework's formula reads (janusgrad.core.links)
-                    grads = linked_grads(n, grads, links)
-            if targets is not None and k in targets:
-                captured[k] = tensor(g, gcls)
-            if not retain_graph:  # free what the rule saved (Node.released says what was)
-                n.released = 2 if (n.saved or n.out_data is not None) else 1
-                n.saved = n.out_data = None
-            parents = n.parents
-            shapes, dtypes = n.shapes, n.dtypes
-            for i, p in enumerate(parents):
-                if p is None:
-                    continue
-                pk = id(p)
-                if needed is not None and pk not in needed:
-                    continue
-                gi = grads[i] if grads is not None else None
-                if gi is not None:
-                    if i:
-                        for j in range(i):
-                            if grads[j] is gi:  # one gradient sent to two inputs: own each
-                                # (a node's rule may pass it on unchanged, or as a view, to
-                                # a leaf: two leaves' grads would be one array), unless one
-                                # of them only reads it.  A graph tensor, or a seed that
-                                # requires grad, stays itself.
-                                if (arrays or (gi.node is None and not gi._rg)) and (
-                                        (targets is not None and state.tracing is None)
-                                        or not (_reads_only(parents[j]) or _reads_only(p))):
-                                    gi = gi.copy() if arrays else type(gi).wrap(gi.array.copy())
-                                break
-                    a = gi if arrays else gi.array
-                    if a.shape != shapes[i]:
-                        gi = reduce_to(gi, shapes[i])  # (keeps the dtype)
-                    dt = dtypes[i]
-                    if a.dtype is not dt and a.dtype != dt:
-                        gi = cast(gi, dt)
-                    prev = pending.get(pk)
-                    if prev is None:
-                        pending[pk] = gi
-                    elif dt.kind in "biu" and n.out_cls.dialect.refuse_int_grad_sum:
-                        raise n.out_cls.dialect.int_grad_sum(dt)
-                    elif pk in owned:  # a sum the scheduler made itself: add into it
-                        into(prev, gi)
-                    else:
-                        pending[pk] = plus(prev, gi)
-                        if not create_graph:
-                            owned.add(pk)
-                c = deps[pk]
-                if c > 1:
-                    deps[pk] = c - 1
-                elif type(p) is Node:
-                    ready.append(p)
-                else:
-                    gp = pending.pop(pk, None)
-                    if gp is not None:
-                        _deliver(p, tensor(gp, gcls), targets, captured, accumulate,
-                                 create_graph)
-    finally:
-        state.rules -= 1
-        restore_grad(prev_mode)
-        quiet.__exit__(None, None, None)
-
-    if not accumulate:
-        return [captured.get(id(t.node if t.node is not None else t)) for t in inputs]
-    return None
-
-
 _np_add = host.add  # host-ok: numpy's, for numpy arrays only
 _np_array = host.array  # host-ok: numpy's, for numpy arrays only
 
@@ -393,14 +172,292 @@ def _add_into(total, more) -> None:
         MODULES[type(total)].add(total, more, out=total)
 
 
+def _check_saved(n) -> None:
+    """check_versions where something may have changed: only nodes older than the last
+    in-place write, that saved something."""
+    if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None):
+        check_versions(n)
+
+
+def _release(n) -> None:
+    """Free what the node's rule saved, after a run without retain_graph."""
+    n.released = FREED if (n.saved or n.out_data is not None) else RAN
+    n.saved = n.out_data = None
+
+
+def _apply(n, g, create_graph):
+    """Run node ``n``'s rule on ``g`` (after the output's hooks): its input gradients."""
+    if n.hooks is not None and n.hooks.pre:
+        g = run_pre(n.hooks, g, create_graph)
+    if type(n.op) is OpDef:
+        _check_saved(n)  # custom functions check what they unpack, when they do
+    return g, n.op.vjp(n, g)
+
+
+def _apply_arrays(n, g, create_graph):
+    """``_apply`` with bare arrays for gradients: the op's rule on arrays where it has that
+    form, else its rule on a tensor around ``g`` (hooks, too, see tensors)."""
+    if n.hooks is not None and n.hooks.pre:
+        g = run_pre(n.hooks, n.out_cls.wrap(_arr(g)), False).array
+    op = n.op
+    if type(op) is OpDef:
+        _check_saved(n)
+        run = op.arrays
+        if run is not None:
+            grads = run(n, g)
+            if grads is not None:
+                return g, grads
+    return g, _tensor_rule(n, g)
+
+
+def _tensor_rule(n, g) -> list:
+    """The node's rule on tensors run on an array gradient: array gradients back."""
+    return [None if t is None else t.array for t in n.op.vjp(n, n.out_cls.wrap(_arr(g)))]
+
+
+def _plus_arrays(a, b):
+    return _arr(a + b)
+
+
+def _into_tensors(total, more) -> None:
+    _add_into(total.array, more.array)
+
+
+def _astype(g, dtype):
+    return g.astype(dtype)
+
+
+def _wrap_array(g, cls):
+    return cls.wrap(_arr(g))
+
+
+def _same(g, cls):
+    return g
+
+
+class _Form:
+    """How gradients travel through one backward: as bare arrays (nothing is recorded) or
+    as tensors (create_graph, anomaly mode, a seed that requires grad)."""
+
+    __slots__ = ("arrays", "apply", "plus", "into", "cast", "reduce_to", "tensor")
+
+    def __init__(self, arrays, apply, plus, into, cast, reduce_to, tensor) -> None:
+        self.arrays = arrays
+        self.apply = apply  # (node, g, create_graph) -> (g after hooks, input gradients)
+        self.plus = plus  # a new sum of two gradients
+        self.into = into  # add a gradient into a sum the scheduler made
+        self.cast = cast
+        self.reduce_to = reduce_to  # sum a broadcast gradient down to a shape
+        self.tensor = tensor  # (g, cls) -> a tensor, for hooks, .grad and results
+
+
+ARRAY_FORM = _Form(True, _apply_arrays, _plus_arrays, _add_into, _astype,
+                   sum_to_array, _wrap_array)
+TENSOR_FORM = _Form(False, _apply, add, _into_tensors, cast, sum_to, _same)
+
+
+def _input_grad(grads, i, n, form, narrow):
+    """The per-input step: input ``i``'s gradient among the rule's ``grads`` (not None) as
+    input ``i`` takes it: its own copy where the rule sent one gradient to an earlier input
+    too, summed to the input's shape, cast to its dtype.
+
+    (A rule may pass its gradient on unchanged, or as a view, to two inputs: two leaves'
+    .grad would be one array.)  No copy where one of the two inputs only reads it
+    (``_reads_only``), unless ``narrow`` (a grad() outside a trace, whose results the
+    caller keeps); a graph tensor, or a seed that requires grad, stays itself.
+    """
+    gi = grads[i]
+    arrays = form.arrays
+    if i:
+        for j in range(i):
+            if grads[j] is gi:
+                parents = n.parents
+                if (arrays or (gi.node is None and not gi._rg)) and (
+                        narrow or not (_reads_only(parents[j]) or _reads_only(parents[i]))):
+                    gi = gi.copy() if arrays else type(gi).wrap(gi.array.copy())
+                break
+    a = gi if arrays else gi.array
+    shape = n.shapes[i]
+    if a.shape != shape:
+        gi = form.reduce_to(gi, shape)  # (keeps the dtype)
+    dt = n.dtypes[i]
+    if a.dtype is not dt and a.dtype != dt:
+        gi = form.cast(gi, dt)
+    return gi
+
+
+def _seed(roots, seeds, form):
+    """The seeds summed per root (by id of its node, or of the root when a leaf), and the
+    roots' nodes."""
+    pending = {}
+    root_nodes = []
+    plus = form.plus
+    for r, s in zip(roots, seeds):
+        k = id(r.node if r.node is not None else r)
+        s = s.array if form.arrays else s
+        pending[k] = s if k not in pending else plus(pending[k], s)
+        if r.node is not None:
+            root_nodes.append(r.node)
+    return pending, root_nodes
+
+
+def _plan(root_nodes, inputs, stop):
+    """What the walk visits: the requested inputs by id (None: all leaves), the ids of
+    nodes on a path to them and of those whose rule must run (None: all), the root
+    nodes by id, and each one's count of incoming edges."""
+    if inputs is None:
+        unique = {id(n): n for n in root_nodes}
+        return None, None, None, unique, _count(unique)
+    # (a view made under no_grad is no gradient sink: nothing is run for it, torch)
+    targets = {id(t.node if t.node is not None else t): t for t in inputs
+               if type(t._view) is not tuple or NOGRAD_VIEWS.get(id(t)) is not t}
+    stop_ids = {id(t.node if t.node is not None else t) for t in stop or ()}
+    order = _collect(root_nodes)
+    needed, through = _needed(order, targets, stop_ids)
+    unique = {id(n): n for n in root_nodes if id(n) in needed}
+    return targets, needed, through, unique, _count_needed(order, unique, needed)
+
+
+def _hooks_only(n, g, form, create_graph):
+    """A requested input none of whose own inputs is requested: its hooks only."""
+    if g is None:
+        return None
+    g = form.tensor(g, n.out_cls)
+    if n.hooks is not None and n.hooks.pre:
+        g = run_pre(n.hooks, g, create_graph)
+    return g
+
+
+def _rule(n, g, form, watch, create_graph):
+    """Node ``n``'s input gradients from ``g`` (None for none), and ``g`` after its hooks."""
+    if n.released and (n.released == FREED or n.out_cls.dialect.refuse_rerun_without_saved):
+        raise n.out_cls.dialect.released_graph(n)
+    op = n.op
+    if g is None:
+        return g, None
+    if watch:
+        g, grads = _apply_watched(n, g, create_graph)
+    else:
+        g, grads = form.apply(n, g, create_graph)
+    if create_graph and grads is not None and type(op) is OpDef:
+        links = n.out_cls.dialect.create_graph_links.get(op.name)
+        if links is not None:  # what the framework's formula reads (janusgrad.core.links)
+            grads = linked_grads(n, grads, links)
+    return g, grads
+
+
+def run_backward(roots, seeds, retain_graph: bool = False, create_graph: bool = False,
+                 inputs=None, accumulate: bool = True, stop=None):
+    """Send ``seeds`` (one per root, already shaped) back through the graph.
+
+    With ``accumulate`` the gradients land in the ``.grad`` of leaves (only of
+    ``inputs`` when given); otherwise the gradients of ``inputs`` are returned
+    as a list (None where no path leads).  ``stop``: tensors the gradient must
+    not pass through (paddle's no_grad_vars).
+    """
+    watch = anomaly.enabled
+    # Bare arrays unless the backward is itself recorded, checked for NaN, or seeded with a
+    # graph tensor (which must reach a root leaf's .grad as itself).
+    form = ARRAY_FORM if not create_graph and not watch and _plain(seeds) else TENSOR_FORM
+    arrays = form.arrays
+    gcls = type(seeds[0]) if arrays else None
+    tensor, plus, into = form.tensor, form.plus, form.into
+    pending, root_nodes = _seed(roots, seeds, form)
+    targets, needed, through, unique, deps = _plan(root_nodes, inputs, stop)
+    narrow = targets is not None and state.tracing is None
+    captured = {}
+
+    # roots that are leaves, or roots fed only by the seed
+    for r in roots:
+        if r.node is None:
+            k = id(r)
+            if k in pending and deps.get(k, 0) == 0:
+                _deliver(r, tensor(pending.pop(k), gcls), targets, captured, accumulate,
+                         create_graph)
+    ready = [n for k, n in unique.items() if deps[k] == 0]
+
+    prev_mode = set_grad(create_graph)  # the rules record only for create_graph
+    # pending sums made by the scheduler's own add (never seen by anyone else): further
+    # gradients for the same input are added into them, without a new array each time.
+    # (Keys are ids of nodes and leaves, all alive until the end and each popped once: a
+    # popped id never comes back, so nothing is removed from ``owned``.)
+    owned: set = set()
+    quiet = backend_quiet()  # inf/nan in gradients are values, not warnings
+    quiet.__enter__()
+    state.rules += 1
+    try:
+        while ready:
+            n = ready.pop()
+            k = id(n)
+            g = pending.pop(k, None)
+            if through is not None and k not in through:
+                captured[k] = _hooks_only(n, g, form, create_graph)
+                continue
+            op = n.op
+            if arrays and not n.released and g is not None and n.hooks is None and \
+                    type(op) is OpDef and op.arrays is not None:
+                # _rule's common case, inline (one call less per node on long chains)
+                if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None):
+                    check_versions(n)
+                grads = op.arrays(n, g)
+                if grads is None:  # the rule declined bare arrays
+                    grads = _tensor_rule(n, g)
+            else:
+                g, grads = _rule(n, g, form, watch, create_graph)
+            if targets is not None and k in targets:
+                captured[k] = tensor(g, gcls)
+            if not retain_graph:  # (_release, inline)
+                n.released = FREED if (n.saved or n.out_data is not None) else RAN
+                n.saved = n.out_data = None
+            for i, p in enumerate(n.parents):
+                if p is None:
+                    continue
+                pk = id(p)
+                if needed is not None and pk not in needed:
+                    continue
+                gi = grads[i] if grads is not None else None
+                if gi is not None:
+                    a = gi if arrays else gi.array
+                    if i or a.shape != n.shapes[i] or a.dtype is not n.dtypes[i]:
+                        gi = _input_grad(grads, i, n, form, narrow)  # (something to do)
+                    prev = pending.get(pk)
+                    if prev is None:
+                        pending[pk] = gi
+                    elif n.dtypes[i].kind in "biu" and n.out_cls.dialect.refuse_int_grad_sum:
+                        raise n.out_cls.dialect.int_grad_sum(n.dtypes[i])
+                    elif pk in owned:  # a sum the scheduler made itself: add into it
+                        into(prev, gi)
+                    else:
+                        pending[pk] = plus(prev, gi)
+                        if not create_graph:
+                            owned.add(pk)
+                c = deps[pk]
+                if c > 1:
+                    deps[pk] = c - 1
+                elif type(p) is Node:
+                    ready.append(p)
+                else:
+                    gp = pending.pop(pk, None)
+                    if gp is not None:
+                        _deliver(p, tensor(gp, gcls), targets, captured, accumulate,
+                                 create_graph)
+    finally:
+        state.rules -= 1
+        restore_grad(prev_mode)
+        quiet.__exit__(None, None, None)
+
+    if not accumulate:
+        return [captured.get(id(t.node if t.node is not None else t)) for t in inputs]
+    return None
+
+
 def _apply_watched(n, g, create_graph):
     """_apply under anomaly detection: NaN checks, and the forward stack on failure."""
-    from janusgrad.core import anomaly
     try:
         g, grads = _apply(n, g, create_graph)
-        anomaly.check_nan(n, grads)
+        anomaly_checks.check_nan(n, grads)
     except Exception:
-        anomaly.warn_failed(n)
+        anomaly_checks.warn_failed(n)
         raise
     return g, grads
 
@@ -410,8 +467,6 @@ def _deliver(leaf, g, targets, captured, accumulate, create_graph):
     if type(leaf._view) is tuple and NOGRAD_VIEWS.get(k) is leaf:
         return  # torch: a view made under no_grad requires grad, yet gathers no gradient
     if type(g.array) is not type(leaf.array):  # a host 0-d leaf that joined a device op
-        from janusgrad.array.backend import device_of
-        from janusgrad.ops.placement import to_device
         g = to_device(g, device_of(leaf.array))
     if targets is not None:
         if k not in targets:
@@ -419,7 +474,6 @@ def _deliver(leaf, g, targets, captured, accumulate, create_graph):
         if not accumulate:
             h = leaf._hooks
             if h is not None and h.pre and leaf.dialect.leaf_hooks_in_grad:
-                from janusgrad.core.hooks import run_pre
                 g = run_pre(h, g, create_graph)
             captured[k] = g
             return
@@ -428,7 +482,6 @@ def _deliver(leaf, g, targets, captured, accumulate, create_graph):
         if h is None:
             accumulate_grad(leaf, g, create_graph)
             return
-        from janusgrad.core.hooks import run_post, run_pre
         if h.pre:
             g = run_pre(h, g, create_graph)
         accumulate_grad(leaf, g, create_graph)
@@ -448,7 +501,6 @@ def accumulate_grad(leaf: Tensor, g: Tensor, create_graph: bool = False) -> None
     elif old.array.dtype.kind in "biu" and leaf.dialect.refuse_int_grad_sum:
         raise leaf.dialect.int_grad_sum(old.array.dtype)
     elif create_graph or old.node is not None:
-        from janusgrad.ops.elementwise import add
         leaf._grad = add(old, g)
     else:
         old.array = _arr(old.array + g.array)  # 0-d arrays add to a numpy scalar
@@ -540,8 +592,7 @@ def _one_node(root, seed, retain_graph: bool) -> bool:
         if p is not None and (type(p) is Node or p._hooks is not None or
                               p._view is not None):
             return False
-    if n.seq < LAST_CHANGE[0] and (n.saved or n.out_version is not None):
-        check_versions(n)
+    _check_saved(n)
     if seed is None:  # (backward()'s implicit seed of a 0-d numpy root, made only now)
         seed = type(root).wrap(_np_array(1, root.array.dtype))
     g = seed.array
@@ -558,22 +609,12 @@ def _one_node(root, seed, retain_graph: bool) -> bool:
         restore_grad(prev_mode)
         quiet.__exit__(None, None, None)
     if not retain_graph:
-        n.released = 2 if (n.saved or n.out_data is not None) else 1
-        n.saved = n.out_data = None
+        _release(n)
     cls = type(seed)
     for i, p in enumerate(parents):
-        gi = grads[i]
-        if p is None or gi is None:
+        if p is None or grads[i] is None:
             continue
-        for j in range(i):
-            if grads[j] is gi:  # one array sent to two leaves: each its own
-                gi = gi.copy()
-                break
-        if gi.shape != n.shapes[i]:
-            gi = sum_to_array(gi, n.shapes[i])
-        dt = n.dtypes[i]
-        if gi.dtype is not dt and gi.dtype != dt:
-            gi = gi.astype(dt)
+        gi = _input_grad(grads, i, n, ARRAY_FORM, False)
         if type(gi) is type(p.array):  # (a plain leaf without hooks: _deliver's last step)
             accumulate_grad(p, cls.wrap(gi if type(gi) is ndarray else _arr(gi)))
         else:

@@ -19,7 +19,7 @@ import weakref
 
 from janusgrad.array.backend import MODULES, as_array, float64
 from janusgrad.core.mode import state
-from janusgrad.core.tensor import Node, Tensor, record
+from janusgrad.core.tensor import FREED, Node, Tensor, record
 from janusgrad.ops import OpDef
 
 _TOKEN_DTYPE = float64
@@ -125,7 +125,7 @@ class Context:
         if ref is None:  # in forward, or no graph recorded
             return ()
         node = ref()
-        if node is None or node.released == 2:
+        if node is None or node.released == FREED:
             raise self.released_error(node)
         if not node.saved:
             return ()

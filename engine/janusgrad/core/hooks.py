@@ -12,6 +12,7 @@ import weakref
 
 from janusgrad.core.mode import state
 from janusgrad.core.tensor import Tensor
+from janusgrad.ops.elementwise import add
 
 _ids = itertools.count()
 
@@ -152,7 +153,6 @@ def _store(entry: _Retain, g, create_graph: bool) -> None:
     if old is None or not t.dialect.retained_grad_accumulates:
         new = type(g).wrap(g.array.copy()) if g.node is None else g
     elif create_graph or old.node is not None or g.node is not None:
-        from janusgrad.ops.elementwise import add
         new = add(old, g)
     else:
         new = type(old).wrap(old.array + g.array)  # a new tensor each time, as torch

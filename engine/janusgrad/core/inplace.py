@@ -8,10 +8,15 @@ change bumps the version counter that saved tensors are checked against.
 from __future__ import annotations
 
 from janusgrad.array.backend import device_of, from_host, is_array, is_meta, ndarray, xp_of
+from janusgrad.core.hooks import move_retain
 from janusgrad.core.mode import GRAD_OFF, no_grad, state
 from janusgrad.core.tensor import INFERENCE, Tensor, record
 from janusgrad.core.views import NOGRAD_VIEWS, base_of, output_of, views_of
 from janusgrad.ops import check_same_device, defop, spec
+from janusgrad.ops import elementwise as E
+from janusgrad.ops.elementwise import clone, mul, where_
+from janusgrad.ops.index import getitem, place_key
+from janusgrad.ops.shape import reshape
 from janusgrad.ops.testing import array, small_shape
 
 
@@ -85,7 +90,6 @@ def _adopt(x, result) -> None:
     x.requires_grad = result.requires_grad
     if (x.retains_grad and before is not None and x.node is not None
             and x.dialect.retain_follows_inplace):
-        from janusgrad.core.hooks import move_retain
         move_retain(x, before, x.node)  # other hooks stay with the old value's node
 
 
@@ -158,7 +162,6 @@ def _array_key(x, key):
                 break
         else:
             return key
-    from janusgrad.ops.index import place_key
     placed = place_key(x, items)
     return placed if type(key) is tuple else placed[0]
 
@@ -167,7 +170,6 @@ _HOST_KEY = frozenset((int, slice, type(None), type(Ellipsis), ndarray))
 
 
 def _ufunc_names() -> dict:
-    from janusgrad.ops import elementwise as E
     return {E.add: "add", E.sub: "subtract", E.mul: "multiply", E.div: "true_divide"}
 
 
@@ -195,8 +197,6 @@ def _value(x, v):
 
 
 def _setitem_vjp(n, g):
-    from janusgrad.ops.elementwise import where_
-    from janusgrad.ops.index import getitem
     key, mask = n.attrs
     gx = where_(type(g).wrap(mask), 0.0, g) if n.parents[0] is not None else None
     gv = None
@@ -204,7 +204,6 @@ def _setitem_vjp(n, g):
         gv = getitem(g, key)
         lead = len(n.shapes[1]) - gv.array.ndim
         if lead > 0:  # the value's leading 1-sized dims, dropped when it was written
-            from janusgrad.ops.shape import reshape
             gv = reshape(gv, (1,) * lead + gv.array.shape)
     return gx, gv
 
@@ -313,7 +312,6 @@ def _rebase(base, replay, view) -> None:
 
 
 def _copy_slices_vjp(n, g):
-    from janusgrad.ops.elementwise import clone, mul
     replay, mask = n.attrs
     g_base = mul(g, mask) if n.parents[0] is not None else None
     g_view = clone(replay(g)) if n.parents[1] is not None else None
@@ -333,7 +331,6 @@ def zero(x):
 
 def _set_head(x, v):
     """clone(x) with its first row replaced by v: setitem on a non-leaf, as a pure function."""
-    from janusgrad.ops.elementwise import clone
     y = clone(x)
     return setitem(y, slice(0, 1), v)
 
@@ -355,8 +352,6 @@ spec("setitem", _set_head, _make_set_head, ref=_set_head_ref)
 def _double_head(x, v):
     """clone(x) with its first row replaced by 2*v through a view of it: an in-place change
     of a view (torch's CopySlices), as a pure function."""
-    from janusgrad.ops.elementwise import clone, mul
-    from janusgrad.ops.index import getitem
     y = clone(x)
     head = getitem(y, slice(0, 1))
     new = mul(v, 2.0)

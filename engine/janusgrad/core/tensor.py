@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 from janusgrad.binding.dialect import DEFAULT
+from janusgrad.core.anomaly import remember
 from janusgrad.core.mode import INFERENCE_ON, anomaly, state
 
 _seq = itertools.count()
@@ -118,6 +119,11 @@ class Tensor:
         return self.array.ndim
 
 
+# Node.released: the node's rule has not run without retain_graph; it has, freeing nothing
+# (the op saved nothing); it has, and freed what the op saved (no second run can work)
+LIVE, RAN, FREED = 0, 1, 2
+
+
 class Node:
     """One recorded op: how to send a gradient from its output to its inputs.
 
@@ -127,9 +133,9 @@ class Node:
     all were 0); ``out_version`` is the output's version counter when the op
     saved its output (the list, not the tensor: no reference cycle), or
     (counter, version) when the output was written into a tensor in place.
-    ``hooks`` are the hooks of the output tensor (janusgrad.core.hooks).  ``released``: 0 until the
-    scheduler has run the rule without retain_graph and freed what it saved, then 2 when
-    something was freed, else 1.
+    ``hooks`` are the hooks of the output tensor (janusgrad.core.hooks).  ``released``: LIVE
+    until the scheduler has run the rule without retain_graph, then FREED when that freed
+    what the op saved, else RAN (nothing was saved: a framework may run it again).
     """
 
     __slots__ = ("op", "parents", "saved", "versions", "shapes", "dtypes", "attrs",
@@ -148,7 +154,7 @@ class Node:
         self.out_version = None
         self.out_cls = out_cls
         self.seq = next(_seq)
-        self.released = 0
+        self.released = LIVE
         self.hooks = None
 
     @property
@@ -274,7 +280,6 @@ def record(op, out_data, inputs, saved=(), attrs=None, save_out=False, cls=None)
         node.out_data = out_data
         node.out_version = t._version = [0]
     if anomaly.enabled:
-        from janusgrad.core.anomaly import remember
         remember(node)
     t.node = node
     t._rg = True

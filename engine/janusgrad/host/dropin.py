@@ -15,6 +15,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import os
+import runpy
 import sys
 import types
 
@@ -335,7 +336,6 @@ def run_code(code: str, args: list[str], public: str, shim: str, restore: bool =
 def run_module(module: str, args: list[str], public: str, shim: str,
                restore: bool = False, companions: tuple = ()) -> int:
     """``python -m module args...`` with ``import public`` giving ``shim``."""
-    import runpy
 
     def go():
         # runpy sets sys.argv[0] to the module's file, as `python -m` does

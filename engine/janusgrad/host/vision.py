@@ -17,6 +17,8 @@ import urllib.request
 
 from janusgrad.array.backend import host, is_array, xp_of
 from janusgrad.core.tensor import Tensor
+from janusgrad.ops import elementwise as E
+from janusgrad.ops.manip import einsum
 
 try:  # optional: the datasets give PIL images when Pillow is there, uint8 arrays otherwise
     from PIL import Image as _PIL
@@ -116,7 +118,6 @@ def normalize_array(a, mean, std, channel_axis: int, to_rgb: bool = False):
 
 def normalize_tensor(x: Tensor, mean, std, channel_axis: int = -3):
     """(x - mean) / std with per-channel mean and std in x's dtype (recorded ops)."""
-    from janusgrad.ops import elementwise as E
     xp = xp_of(x.array)
     nd = x.array.ndim
     axis = channel_axis % nd
@@ -205,7 +206,6 @@ def resize_tensor(x: Tensor, height: int, width: int, method: str = "bilinear",
     a = x.array
     if a.dtype.kind != "f":
         return type(x).wrap(resize_array(a, height, width, method, antialias, axes))
-    from janusgrad.ops.manip import einsum
     xp = xp_of(a)
     nd = a.ndim
     h, w = axes[0] % nd, axes[1] % nd

@@ -6,6 +6,7 @@ arguments with their framework's messages and call these.
 """
 from __future__ import annotations
 
+from janusgrad.nn.pool import pad
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import shape as S
 from janusgrad.ops.conv import Geometry, fold, unfold
@@ -126,5 +127,4 @@ def blocks(output_size, kernel_size, dilation, padding, stride) -> tuple:
 def pad_mode(x, pairs, mode: str):
     """Pad the trailing len(pairs) axes of x by (lo, hi) each, 'reflect', 'replicate' or
     'circular': the padding of F.pad (janusgrad.nn.pool.pad), as the modules' padding_mode."""
-    from janusgrad.nn.pool import pad
     return pad(x, list(pairs), mode)

@@ -17,6 +17,7 @@ from janusgrad.ops import reduce as R
 from janusgrad.ops import shape as S
 from janusgrad.ops import spec
 from janusgrad.ops.activation import logsigmoid
+from janusgrad.ops.manip import einsum
 from janusgrad.ops.special import xlogy
 from janusgrad.ops.testing import array, small_shape
 
@@ -76,7 +77,6 @@ def pdist(x, p=2.0):
 
 def bilinear(x1, x2, weight, bias=None):
     """y_k = x1 W_k x2 (+ b_k): weight [out, in1, in2]."""
-    from janusgrad.ops.manip import einsum
     y = einsum("...i,kij,...j->...k", [x1, weight, x2])
     return y if bias is None else E.add(y, bias)
 

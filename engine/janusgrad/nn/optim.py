@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from janusgrad.array.backend import as_array, float32, float64, xp_of
+from janusgrad.core.tensor import Tensor
 
 # The step counter lives on the host whatever the parameter's device (as torch keeps it
 # unless asked for a capturable optimiser); the other state is made on the parameter's.
@@ -184,6 +185,5 @@ def clip_grad_norm(params, max_norm: float, norm_type: float = 2.0,
         p.grad.bump_version()
     cls = type(params[0]) if params else None
     if cls is None:
-        from janusgrad.core.tensor import Tensor
         cls = Tensor
     return cls.wrap(total)

@@ -20,6 +20,7 @@ How each is computed (no Python loop over positions; loops run over kernel taps 
 """
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 
@@ -554,7 +555,6 @@ def channel_shuffle(x, groups, axis=1):
 # ---------------------------------------------------------------- references (naive loops)
 def _windows_ref(a, d, ks, ss, ds, pads, outs):
     """(positions inside, positions all) per output index, by plain loops."""
-    import itertools
     sp = a.shape[-d:]
     for o in itertools.product(*(range(n) for n in outs)):
         cells = []
@@ -598,7 +598,6 @@ def _avg_pool_ref(a, kernel, stride, padding, ceil_mode=False, divisor="padded")
 
 
 def _adaptive_ref(a, out_sizes, how):
-    import itertools
     d = len(out_sizes)
     sp = a.shape[-d:]
     bounds = [adaptive_bounds(sp[i], out_sizes[i]) for i in range(d)]
@@ -719,7 +718,6 @@ def _make_shuffle(draw, st, hnp):
 
 
 def _make_unpool(draw, st, hnp):
-    import itertools
     outs = (draw(st.integers(2, 4)), draw(st.integers(2, 4)))
     n = draw(st.integers(1, outs[0] * outs[1]))
     rows = []

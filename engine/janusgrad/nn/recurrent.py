@@ -16,6 +16,8 @@ for the LSTM, ``Y[T]`` is the final cell state.
 from __future__ import annotations
 
 from janusgrad.array.backend import host, xp_of
+from janusgrad.core.autograd import grad
+from janusgrad.core.mode import restore_grad, set_grad
 from janusgrad.core.tensor import record
 from janusgrad.nn.functional import dropout as _dropout
 from janusgrad.nn.functional import linear
@@ -324,8 +326,6 @@ def _sequence_arrays(n, g):
 
 def _sequence_vjp(n, g):
     """The recording form: the layer recomputed from engine ops, differentiated."""
-    from janusgrad.core.autograd import grad
-    from janusgrad.core.mode import restore_grad, set_grad
     xw, h0, c0, w_hh, b_hh, _ = n.saved
     mode, reverse = n.attrs
     inputs = (xw, h0, c0, w_hh, b_hh)

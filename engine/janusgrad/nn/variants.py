@@ -18,7 +18,12 @@ from janusgrad.array.backend import (
 )
 from janusgrad.core.mode import no_grad
 from janusgrad.core.tensor import Tensor
-from janusgrad.nn.functional import _same_device, lgamma_array
+from janusgrad.nn.functional import (
+    _same_device,
+    binary_cross_entropy_with_logits,
+    lgamma_array,
+    nll_loss,
+)
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import index as I
 from janusgrad.ops import reduce as R
@@ -494,7 +499,6 @@ def clip_probs_open(probs, eps: float):
 
 def bernoulli_log_prob(probs_clipped, value):
     """value log p + (1 - value) log(1 - p), computed from the logits stably."""
-    from janusgrad.nn.functional import binary_cross_entropy_with_logits
     logits = E.sub(E.log(probs_clipped), E.log1p(E.neg(probs_clipped)))
     shape = broadcast_shapes(logits.array.shape, value.array.shape)
     return E.neg(binary_cross_entropy_with_logits(S.broadcast_to(logits, shape),
@@ -505,7 +509,6 @@ def bernoulli_log_prob(probs_clipped, value):
 def bernoulli_entropy_label_constant(probs_clipped):
     """BCE-with-logits of the logits against the probabilities, the latter taken as a
     constant label (so the gradient flows through the logits only, and is ~0)."""
-    from janusgrad.nn.functional import binary_cross_entropy_with_logits
     logits = E.sub(E.log(probs_clipped), E.log1p(E.neg(probs_clipped)))
     return binary_cross_entropy_with_logits(logits, _const(probs_clipped, probs_clipped.array),
                                             reduction="none")
@@ -535,7 +538,6 @@ def dropout_shared_mask(x, p: float, axes, scale: bool = True, gen=None):
 def nll_mean_zero_when_all_ignored(logp, target, weight=None, ignore_index: int = -100,
                                    axis: int = 1):
     """Weighted-mean NLL whose value is 0 (not nan) when no label counts."""
-    from janusgrad.nn.functional import nll_loss
     total_loss = nll_loss(logp, target, weight, ignore_index, "sum", axis)
     t = _labels(target, logp.array)
     keep = t != ignore_index

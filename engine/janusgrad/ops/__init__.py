@@ -15,6 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from janusgrad.array.backend import device_of, is_array
+from janusgrad.ops.rules import build
+
 
 class OpDef:
     """A recorded op: its neutral name and its derivative.
@@ -38,7 +41,6 @@ class OpDef:
         self.uses = uses
         self.arrays = None
         if rule is not None:
-            from janusgrad.ops.rules import build
             vjp = build(rule, uses, False, same)
             self.arrays = build(rule, uses, True, same)
         self.vjp = vjp
@@ -99,46 +101,11 @@ def spec(name: str, fn: Callable, make: Callable, **kw) -> Spec:
     return s
 
 
-def load_all() -> None:
-    """Import every family so that OPS and SPECS are complete."""
-    from janusgrad.core import inplace  # noqa: F401  (composites; in-place setitem is an op)
-    from janusgrad.nn import (  # noqa: F401
-        attention,  # (layer norm, attention)
-        functional,  # (layer and loss specs)
-        losses,  # (distances, margin and likelihood losses)
-        norm,  # (normalisation, embedding, structured dropout)
-        pool,  # (pooling, padding, resampling)
-        recurrent,  # (the fused recurrent sequence op)
-    )
-    from janusgrad.ops import (  # noqa: F401
-        activation,  # (elementwise activations)
-        composite,  # noqa: F401  (composites; in-place setitem is an op)
-        conv,  # (convolution, transposed convolution, unfold/fold)
-        creation,
-        elementwise,
-        index,
-        linalg,
-        linalg_factor,  # (inverse, det, solve, cholesky, eigh, norms)
-        linalg_lu,  # (triangular and Cholesky solves, LU, matrix_exp, Householder)
-        manip,  # (manipulation, indexing, scatter)
-        masked,  # (torch.masked: reductions and normalisations under a mask)
-        math,
-        placement,
-        reduce,
-        scatters,  # (view scatters, strided windows, scatter/index reduce, put)
-        shape,
-        sorting,  # (sorting, searching, counting)
-        special,
-        stats,  # (statistics, differences, histograms, polynomials, windows)
-    )
-
-
 def check_same_device(cls, op: str, *arrays) -> None:
     """Raise the dialect's error when the arrays of one op live on different devices.
 
     Called where a kernel failed with TypeError, the way array libraries refuse operands
     of another library, so the check costs nothing when the devices agree."""
-    from janusgrad.array.backend import device_of, is_array
     devices = [device_of(a) for a in arrays if is_array(a)]
     if any(d != devices[0] for d in devices):
         raise cls.dialect.device_mismatch(op, devices)

@@ -16,7 +16,9 @@ from janusgrad.ops import defop, spec
 from janusgrad.ops import elementwise as E
 from janusgrad.ops import reduce as R
 from janusgrad.ops import shape as S
+from janusgrad.ops.creation import default_generator
 from janusgrad.ops.elementwise import _sigmoid_fwd
+from janusgrad.ops.rules import rule_arrays, rule_tensors
 from janusgrad.ops.testing import array, small_shape, unary
 
 SELU_ALPHA = 1.6732632423543772848170429916717
@@ -281,7 +283,6 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=False, generator=None,
     element gets its own slope drawn uniformly from [lower, upper]."""
     if not training:
         return leaky(x, (lower + upper) / 2.0, zero_passes)
-    from janusgrad.ops.creation import default_generator
     gen = default_generator if generator is None else generator
     a = x.array
     slopes = gen.rng.uniform(lower, upper, a.shape)
@@ -294,11 +295,13 @@ def softmin(x, axis):
 
 
 # ---------------------------------------------------------------- rule namespaces
+@rule_arrays
 def activation_arrays(xp) -> dict:
     """The names this family's rules use besides numpy's (engine.ops.rules), on arrays."""
     return {"sigmoid": _sigmoid_fwd}
 
 
+@rule_tensors
 def activation_tensors() -> dict:
     return {"sigmoid": E.sigmoid}
 
@@ -375,4 +378,5 @@ spec("rrelu_eval", lambda x: rrelu(x, 0.1, 0.3), unary(avoid=_K0),
 spec("softmin", lambda x: softmin(x, -1), unary(),
      ref=lambda a: host.exp(-a) / host.exp(-a).sum(-1, keepdims=True) if a.ndim else
      host.ones_like(a))
+
 

@@ -24,6 +24,8 @@ import itertools
 from janusgrad.array.backend import host, xp_of
 from janusgrad.core.tensor import record
 from janusgrad.ops import defop, spec
+from janusgrad.ops.elementwise import operands
+from janusgrad.ops.rules import rule_arrays, rule_tensors
 from janusgrad.ops.testing import array
 
 
@@ -223,7 +225,6 @@ _fold = defop("fold", fresh=True, uses="attrs",
 
 
 def _same_dtype(x, w):
-    from janusgrad.ops.elementwise import operands
     a, b = x.array, w.array
     if a.dtype != b.dtype:
         a, b, _ = operands(x, w)
@@ -261,12 +262,14 @@ def fold(c, geo: Geometry):
     return record(_fold, fold_array(c.array, geo), (c,), (), geo)
 
 
+@rule_arrays
 def conv_arrays(xp) -> dict:
     """The rule names on bare arrays (any module: the kernels take it from the arrays)."""
     return {"conv": conv_array, "conv_transpose": conv_transpose_array,
             "conv_weight": conv_weight_array, "unfold": unfold_array, "fold": fold_array}
 
 
+@rule_tensors
 def conv_tensors() -> dict:
     """The same names as engine ops, for the recording backward."""
     return {"conv": conv, "conv_transpose": conv_transpose, "conv_weight": conv_weight,
@@ -402,3 +405,5 @@ def _naive_fold(c, geo: Geometry):
             eye[(ch * kp + t, 0) + host.unravel_index(t, geo.K)] = 1.0  # host-ok: reference
     g2 = Geometry(geo.stride, geo.pads, geo.dilation, C, geo.S, geo.K, geo.L)
     return naive_conv_transpose(c.reshape((N, C * kp) + geo.L), eye, g2)
+
+

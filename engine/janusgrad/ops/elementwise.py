@@ -19,6 +19,7 @@ from janusgrad.array.backend import (
     float64,
     from_host,
     host,
+    is_array,
     ndarray,
     quiet,
     xp_of,
@@ -27,7 +28,7 @@ from janusgrad.array.dtypes import DIM, SCALAR, ZERO_DIM, PromotionError, result
 from janusgrad.core.mode import INFERENCE_ON, state
 from janusgrad.core.tensor import Tensor, record, unrecorded
 from janusgrad.ops import OpDef, check_same_device, defop, spec
-from janusgrad.ops.rules import CONSTS
+from janusgrad.ops.rules import CONSTS, rule_arrays, rule_tensors
 from janusgrad.ops.rules import const as _const
 from janusgrad.ops.testing import binary, unary
 
@@ -143,7 +144,6 @@ def _binary(opdef, find, x, y, saved, float_result=False, save_out=False, family
 def _host_scalar_joins(cls, op, a, b):
     """Operands refused by the kernel: a 0-d host array may join a device array where
     the frontend allows it (torch); any other mix of devices is the dialect's error."""
-    from janusgrad.array.backend import is_array
     if cls.dialect.host_scalars_join_devices and is_array(a) and is_array(b):
         da, db = device_of(a), device_of(b)
         if da.kind == "cpu" and a.ndim == 0 and db.kind != "cpu":
@@ -800,3 +800,34 @@ spec("cast", lambda x: cast(x, float32), unary(),
      ref=lambda a: a.astype(float32), atol=1e-4, rtol=1e-4, second_order=False,
      extra={"eps": 1e-2})
 spec("clone", clone, unary(), ref=lambda a: a.copy())
+
+
+# ---------------------------------------------------------------- rule namespaces
+@rule_arrays
+def _rule_arrays(xp) -> dict:
+    np_where = xp.where
+
+    def where_arrays(c, a, b):
+        if type(b) is float and b == 0.0:
+            r = select_or_zero(c, a)  # (a branch-free select, where that is faster)
+            if r is not None:
+                return r
+        return np_where(c, a, b)
+
+    return {"where": where_arrays}
+
+
+@rule_tensors
+def _rule_tensors() -> dict:
+    def constant_sign(t):
+        # sign's derivative is zero: recording it would only add a link to t, which the
+        # dialects' create_graph links make where a framework's formula does
+        # (janusgrad.core.links)
+        return sign(t.detach())
+
+    return {"add": add, "subtract": sub, "multiply": mul, "divide": div, "negative": neg,
+            "power": pow, "square": square, "sqrt": sqrt, "exp": exp, "log": log, "sin": sin,
+            "cos": cos, "tan": tan, "sinh": sinh, "cosh": cosh, "sign": constant_sign,
+            "abs": abs, "maximum": maximum, "minimum": minimum, "equal": eq, "greater": gt,
+            "greater_equal": ge, "less": lt, "less_equal": le, "logical_and": logical_and,
+            "floor_divide": floor_divide, "where": where_}

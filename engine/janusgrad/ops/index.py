@@ -26,6 +26,7 @@ from janusgrad.core.tensor import Tensor, record
 from janusgrad.core.views import mark_view
 from janusgrad.ops import check_same_device, defop, spec
 from janusgrad.ops.elementwise import broadcast_failure
+from janusgrad.ops.rules import rule_arrays, rule_tensors
 from janusgrad.ops.shape import broadcast_to, checked_axis
 from janusgrad.ops.testing import array, small_shape
 
@@ -415,3 +416,13 @@ spec("take_along_axis", lambda x, axis, index: take_along_axis(x, type(x).wrap(i
      ref=lambda a, axis, index: host.take_along_axis(a, index, axis))
 spec("masked_select", lambda x, mask: masked_select(x, type(x).wrap(mask)),
      _make_masked_select, ref=_masked_select_ref)
+
+
+@rule_arrays
+def _rule_arrays(xp) -> dict:
+    return {"index_add": index_add_array}
+
+
+@rule_tensors
+def _rule_tensors() -> dict:
+    return {"index_add": index_add, "getitem": lambda g, key: take(g, key, "index_add")}

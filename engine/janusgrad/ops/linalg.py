@@ -6,7 +6,8 @@ from math import prod as _prod
 from janusgrad.array.backend import MODULES, host, ndarray
 from janusgrad.core.tensor import record
 from janusgrad.ops import check_same_device, defop, spec
-from janusgrad.ops.elementwise import as_out
+from janusgrad.ops.elementwise import as_out, operands
+from janusgrad.ops.rules import rule_tensors
 from janusgrad.ops.shape import reshape
 from janusgrad.ops.testing import array
 
@@ -57,7 +58,6 @@ def matmul(x, y):
         raise x.dialect.invalid("matmul", "both arguments to matmul need to be at least 1D",
                                 a_shape=a.shape, b_shape=b.shape)
     if a.dtype != b.dtype:
-        from janusgrad.ops.elementwise import operands
         a, b, _ = operands(x, y)
     ka = a.shape[-1]
     kb = b.shape[-2] if b.ndim > 1 else b.shape[0]
@@ -162,3 +162,8 @@ spec("mm", mm, _make_shapes(("mk", "kn")), ref=host.matmul)
 spec("mv", mv, _make_shapes(("mk", "k")), ref=host.matmul)
 spec("bmm", bmm, _make_shapes(("bmk", "bkn")), ref=host.matmul)
 spec("outer", outer, _make_shapes(("m", "n")), ref=host.outer)
+
+
+@rule_tensors
+def _rule_tensors() -> dict:
+    return {"matmul": matmul}

@@ -27,6 +27,7 @@ from janusgrad.ops import reduce as R
 from janusgrad.ops import shape as S
 from janusgrad.ops.linalg import matmul
 from janusgrad.ops.manip import tril
+from janusgrad.ops.rules import rule_arrays, rule_tensors
 from janusgrad.ops.testing import array, distinct_array
 
 
@@ -669,6 +670,7 @@ def info_zeros(x):
 
 
 # ---------------------------------------------------------------- rule namespaces
+@rule_arrays
 def linalg_arrays(xp) -> dict:
     """The linear-algebra functions rules use, on bare arrays of module ``xp``."""
     la = xp.linalg
@@ -679,6 +681,7 @@ def linalg_arrays(xp) -> dict:
             "qr": lambda a: la.qr(a)}
 
 
+@rule_tensors
 def linalg_tensors() -> dict:
     """The same names as engine ops, for the recording backward."""
     return {"inv": inv, "solve": solve, "tril": tril, "eigvalsh": eigvalsh,
@@ -829,3 +832,5 @@ def _make_wide(draw, st, hnp):
 
 spec("linalg_qr_q_wide", lambda x: qr_q(x), _make_wide, ref=lambda a: la.qr(a)[0])
 spec("linalg_qr_r_wide", lambda x: qr_r(x), _make_wide, ref=lambda a: la.qr(a)[1])
+
+

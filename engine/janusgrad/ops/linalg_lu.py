@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from janusgrad.array.backend import as_array, host, xp_of
+from janusgrad.array.backend import as_array, broadcast_shapes, host, quiet, xp_of
 from janusgrad.core.tensor import Tensor, record
 from janusgrad.ops import defop, spec
 from janusgrad.ops import elementwise as E
@@ -72,7 +72,6 @@ def solve_triangular(a, b, upper, left=True, unitriangular=False):
 
 
 def _batch(*ts):
-    from janusgrad.array.backend import broadcast_shapes
     return broadcast_shapes(*[tuple(t.array.shape[:-2]) for t in ts])
 
 
@@ -89,9 +88,7 @@ def _tri_solve(t, b, upper):
 
 
 def _substitute(t, b, upper):
-    from janusgrad.array.backend import quiet
     xp = xp_of(t)
-    from janusgrad.array.backend import broadcast_shapes
     batch = broadcast_shapes(tuple(t.shape[:-2]), tuple(b.shape[:-2]))
     t = xp.broadcast_to(t, batch + t.shape[-2:])
     x = xp.array(xp.broadcast_to(b, batch + b.shape[-2:]), copy=True)

@@ -16,11 +16,14 @@ from janusgrad.array.backend import broadcast_shapes, host, int64, is_array, xp_
 from janusgrad.core.tensor import Tensor, record
 from janusgrad.core.views import mark_view
 from janusgrad.ops import defop, spec
-from janusgrad.ops.elementwise import add, cast, mul, where_
+from janusgrad.ops.elementwise import add, broadcast_failure, cast, clone, mul, where_
+from janusgrad.ops.elementwise import mul as _m
 from janusgrad.ops.index import (
     _along,
+    _index_error,
     _int_index,
     array_key,
+    gather,
     index_add,
     out_of_bounds,
     place_key,
@@ -211,7 +214,6 @@ def roll(x, shifts, axes=None):
 
 
 def _copy(x):
-    from janusgrad.ops.elementwise import clone
     return clone(x)
 
 
@@ -266,7 +268,6 @@ def unbind(x, axis=0, copy=False):
     axis = checked_axis(x, "unbind", axis)
     parts = [select(x, axis, i) for i in range(x.array.shape[axis])]
     if copy:
-        from janusgrad.ops.elementwise import clone
         parts = [clone(p) for p in parts]
     return parts
 
@@ -329,7 +330,6 @@ def broadcast_tensors(tensors, copy=False):
     try:
         shape = broadcast_shapes(*(t.array.shape for t in tensors))
     except ValueError:
-        from janusgrad.ops.elementwise import broadcast_failure
         a = tensors[0].array
         b = next(t.array for t in tensors[1:] if not _broadcasts(a.shape, t.array.shape))
         raise broadcast_failure(type(tensors[0]), a, b) from None
@@ -681,7 +681,6 @@ def index_put(x, indices, values, accumulate=False):
     try:
         picked = x.array[key]
     except (IndexError, TypeError, ValueError) as e:
-        from janusgrad.ops.index import _index_error
         raise _index_error(x, key, e, "index_put") from None
     if isinstance(values, Tensor) and values.array.dtype != x.array.dtype:
         raise _invalid(x, "index_put", "Index put requires the source and destination dtypes "
@@ -735,7 +734,6 @@ def take_flat(x, index):
 def take_along(x, index, axis=None):
     """torch.take_along_dim: gather along ``axis`` with x and index broadcast against each
     other off that axis (over the flattened tensors when ``axis`` is None)."""
-    from janusgrad.ops.index import gather
     idx = _int_index(x, index, "take_along_dim")
     if axis is None:
         return gather(reshape(x, (-1,)), 0, idx.reshape(-1))
@@ -1081,7 +1079,6 @@ def _make_vectors(draw, st, hnp):
 
 
 def _weighted_list(parts):
-    from janusgrad.ops.elementwise import mul as _m
     return concatenate([reshape(_m(p, float(i + 1)), (-1,)) for i, p in enumerate(parts)], 0)
 
 

@@ -34,7 +34,7 @@ from janusgrad.ops.reduce import sum as _sum
 from janusgrad.ops.shape import broadcast_to, reshape
 from janusgrad.ops.sorting import cumprod as _cumprod
 from janusgrad.ops.sorting import median as _median
-from janusgrad.ops.testing import array, small_shape
+from janusgrad.ops.testing import array, distinct_array, small_shape
 
 
 def _quietly(fn):
@@ -279,7 +279,6 @@ def _make_case(single=False, keepdims=True, full=False, distinct=False, lo=-2.0,
     def make(draw, st, hnp):
         from hypothesis import assume
 
-        from janusgrad.ops.testing import distinct_array
         shape = small_shape(draw, hnp, min_dims=min_dims)
         a = (distinct_array(draw, st, hnp, shape, lo, hi) if distinct
              else array(draw, st, hnp, shape, lo, hi))

@@ -16,6 +16,8 @@ from janusgrad.ops import elementwise as E
 from janusgrad.ops import reduce as R
 from janusgrad.ops.elementwise import _both, _def_binary, _def_unary, _none, _zero, refuse_int_zero
 from janusgrad.ops.linalg import matmul
+from janusgrad.ops.rules import rule_arrays, rule_tensors
+from janusgrad.ops.shape import reshape
 from janusgrad.ops.testing import array, binary, unary
 
 _LN2 = 0.6931471805599453
@@ -220,7 +222,6 @@ def addmv(x, mat, vec, beta=1, alpha=1):
 
 
 def addr(x, vec1, vec2, beta=1, alpha=1):
-    from janusgrad.ops.shape import reshape
     return _fused(x, E.mul(reshape(vec1, (-1, 1)), vec2), beta, alpha)
 
 
@@ -233,11 +234,13 @@ def addbmm(x, batch1, batch2, beta=1, alpha=1):
 
 
 # ---------------------------------------------------------------- rule namespaces
+@rule_arrays
 def math_arrays(xp) -> dict:
     """The names this family's rules use besides numpy's usual ones, on arrays."""
     return {"isfinite": xp.isfinite}
 
 
+@rule_tensors
 def math_tensors() -> dict:
     return {"isfinite": E.isfinite}
 
@@ -305,3 +308,5 @@ spec("addbmm", addbmm, _make_scaled([(2, 4), (3, 2, 3), (3, 3, 4)]),
      ref=lambda x, a, b, beta, alpha: beta * x + alpha * (a @ b).sum(0))
 spec("addmm_beta0", lambda x, a, b: addmm(x, a, b, beta=0), _make_mm([(2, 4), (2, 3), (3, 4)]),
      ref=lambda x, a, b: a @ b, grad_args=(1, 2))
+
+

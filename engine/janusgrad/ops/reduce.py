@@ -20,6 +20,8 @@ from janusgrad.ops.elementwise import (
     ne,
     where_,
 )
+from janusgrad.ops.index import take_along_axis
+from janusgrad.ops.rules import rule_arrays, rule_tensors
 from janusgrad.ops.shape import broadcast_to, checked_axis, reshape, transpose, unsqueeze
 from janusgrad.ops.testing import distinct_array, small_shape, with_axis
 
@@ -406,7 +408,6 @@ def argmin(x, axis=None, keepdims=False):
 
 
 def _extreme_along(op, x, axis, keepdims):
-    from janusgrad.ops.index import take_along_axis
     axis = checked_axis(x, op, axis)
     if not x.array.ndim:
         return x, type(x).wrap(MODULES[type(x.array)].zeros((), dtype=int64))
@@ -763,3 +764,13 @@ __all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmi
            "min_along", "var",
            "std", "norm", "logsumexp", "softmax", "log_softmax", "cumsum", "norm_axes",
            "reduce_axes", "expand_reduced", "mul"]
+
+
+@rule_arrays
+def _rule_arrays(xp) -> dict:
+    return {"sum": sum_array, "mean": mean_array, "spread": spread_array}
+
+
+@rule_tensors
+def _rule_tensors() -> dict:
+    return {"sum": sum, "mean": mean, "cumsum": cumsum, "spread": spread}

@@ -66,6 +66,31 @@ _NUMPY_NAMES = ("add subtract multiply divide negative power square sqrt exp log
                 "logical_and matmul broadcast_to flip cumsum floor_divide").split()
 
 
+# What each op family adds to the two namespaces: functions registered by the families at
+# their import (``@rule_arrays``: xp -> {name: function on xp's arrays}; ``@rule_tensors``:
+# () -> {name: engine op}), called when a namespace is first built, so that this module
+# imports no family (the families import it).
+_ARRAY_NAMES: list = []
+_TENSOR_NAMES: list = []
+
+
+def rule_arrays(fn):
+    """Register ``fn(xp)``: names (besides numpy's) the rules use on bare arrays of the
+    array module ``xp`` (the engine's adjoint pairs, and methods faster than functions)."""
+    _ARRAY_NAMES.append(fn)
+    for ns in ARRAYS.values():  # (a family imported after a backward has run)
+        ns.__dict__.update(fn(ns.module))
+    return fn
+
+
+def rule_tensors(fn):
+    """Register ``fn()``: names the rules use on tensors, bound to engine ops."""
+    _TENSOR_NAMES.append(fn)
+    if "add" in TENSORS.__dict__:
+        TENSORS.__dict__.update(fn())
+    return fn
+
+
 class _ArrayNamespaces(dict):
     """type of array -> the namespace its rules run in (built once per array module)."""
 
@@ -76,87 +101,34 @@ class _ArrayNamespaces(dict):
                 break
         else:
             ns = Namespace(module=xp, **{k: getattr(xp, k) for k in _NUMPY_NAMES},
-                           **_arrays_extra(xp))
+                           **_ARRAY_BASE)
+            for fn in _ARRAY_NAMES:
+                ns.__dict__.update(fn(xp))
         self[t] = ns
         return ns
 
 
-def _arrays_extra(xp) -> dict:
-    """The names whose module function would be slower than the array's method, or that
-    numpy lacks (the engine's adjoint pairs), on bare arrays of module ``xp``."""
-    from janusgrad.ops.activation import activation_arrays
-    from janusgrad.ops.conv import conv_arrays
-    from janusgrad.ops.elementwise import select_or_zero
-    from janusgrad.ops.index import index_add_array
-    from janusgrad.ops.linalg_factor import linalg_arrays
-    from janusgrad.ops.math import math_arrays
-    from janusgrad.ops.reduce import mean_array, spread_array, sum_array
-    from janusgrad.ops.shape import narrow_array, sum_to_array, unnarrow_array
-    from janusgrad.ops.special import special_arrays
-    np_where = xp.where
-
-    def where(c, a, b):
-        if type(b) is float and b == 0.0:
-            r = select_or_zero(c, a)  # (a branch-free select, where that is faster)
-            if r is not None:
-                return r
-        return np_where(c, a, b)
-
-    return {"where": where,
-            "reshape": lambda a, shape: a.reshape(shape),
-            "transpose": lambda a, axes: a.transpose(axes),
-            "swapaxes": lambda a, i, j: a.swapaxes(i, j),
-            "sum": sum_array, "mean": mean_array,
-            "sum_to": sum_to_array, "spread": spread_array, "narrow": narrow_array,
-            "unnarrow": unnarrow_array, "index_add": index_add_array,
-            "getitem": lambda a, key: a[key], **special_arrays(xp),
-            **math_arrays(xp), **linalg_arrays(xp), **conv_arrays(xp), **activation_arrays(xp)}
+# the names that take no family's function: the array's methods
+_ARRAY_BASE = {"reshape": lambda a, shape: a.reshape(shape),
+               "transpose": lambda a, axes: a.transpose(axes),
+               "swapaxes": lambda a, i, j: a.swapaxes(i, j),
+               "getitem": lambda a, key: a[key]}
 
 
 ARRAYS: dict = _ArrayNamespaces()
 
 
 class _TensorNamespace(Namespace):
-    """The engine ops under numpy's names, filled on first use (they import this module)."""
+    """The engine ops under numpy's names, filled on first use (from ``rule_tensors``)."""
 
     def __getattr__(self, name: str):
         if "add" in self.__dict__:
             raise AttributeError(name)
-        self.__dict__.update(_tensors_extra())
+        for fn in _TENSOR_NAMES:
+            self.__dict__.update(fn())
+        if "add" not in self.__dict__:
+            raise AttributeError(name)
         return getattr(self, name)
-
-
-def _tensors_extra() -> dict:
-    from janusgrad.ops import elementwise as E
-    from janusgrad.ops import index as I
-    from janusgrad.ops import linalg as L
-    from janusgrad.ops import reduce as R
-    from janusgrad.ops import shape as S
-    from janusgrad.ops.activation import activation_tensors
-    from janusgrad.ops.conv import conv_tensors
-    from janusgrad.ops.linalg_factor import linalg_tensors
-    from janusgrad.ops.math import math_tensors
-    from janusgrad.ops.special import special_tensors
-
-    def constant_sign(t):
-        # sign's derivative is zero: recording it would only add a link to t, which the
-        # dialects' create_graph links make where a framework's formula does (janusgrad.core.links)
-        return E.sign(t.detach())
-
-    return {"add": E.add, "subtract": E.sub, "multiply": E.mul, "divide": E.div,
-            "negative": E.neg, "power": E.pow, "square": E.square, "sqrt": E.sqrt,
-            "exp": E.exp, "log": E.log, "sin": E.sin, "cos": E.cos, "tan": E.tan,
-            "sinh": E.sinh, "cosh": E.cosh, "sign": constant_sign, "abs": E.abs,
-            "maximum": E.maximum, "minimum": E.minimum, "equal": E.eq, "greater": E.gt,
-            "greater_equal": E.ge, "less": E.lt, "less_equal": E.le, "logical_and": E.logical_and,
-            "floor_divide": E.floor_divide, "mean": R.mean, "matmul": L.matmul,
-            "broadcast_to": S.broadcast_to, "flip": S.flip, "cumsum": R.cumsum,
-            "where": E.where_, "reshape": S.reshape,
-            "transpose": S.transpose, "swapaxes": S.swapaxes, "sum": R.sum,
-            "sum_to": S.sum_to, "spread": R.spread, "narrow": S.narrow,
-            "unnarrow": S.unnarrow, "index_add": I.index_add,
-            "getitem": lambda g, key: I.take(g, key, "index_add"), **special_tensors(),
-            **math_tensors(), **linalg_tensors(), **conv_tensors(), **activation_tensors()}
 
 
 TENSORS = _TensorNamespace()

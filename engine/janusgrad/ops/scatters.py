@@ -24,6 +24,7 @@ from janusgrad.core.tensor import Tensor, unrecorded
 from janusgrad.ops import spec
 from janusgrad.ops.creation import _gen
 from janusgrad.ops.elementwise import (
+    add,
     cast,
     ceil,
     check_int_zero,
@@ -35,6 +36,7 @@ from janusgrad.ops.elementwise import (
     lt,
     where_,
 )
+from janusgrad.ops.elementwise import clamp as _clamp
 from janusgrad.ops.index import getitem, index_add, place_key
 from janusgrad.ops.reduce import amax, amin, prod
 from janusgrad.ops.reduce import sum as _sum
@@ -332,7 +334,6 @@ def put(x, index, source, accumulate=False):
     if src.array.dtype != x.array.dtype:
         src = cast(src, x.array.dtype)
     if accumulate:
-        from janusgrad.ops.elementwise import add
         out = add(flat, index_add(src, (n,), (idx,)))
     else:
         out = scatter_at(flat, (idx,), src, "put")
@@ -345,7 +346,6 @@ def clamp(x, min=None, max=None):  # noqa: A002
     ``lo <= x <= hi``, ``lo`` where ``x < lo`` (and lo <= hi), ``hi`` where the result is
     ``hi``.  Scalar bounds take the elementwise op."""
     if not isinstance(min, Tensor) and not isinstance(max, Tensor):
-        from janusgrad.ops.elementwise import clamp as _clamp
         return _clamp(x, min, max)
     out = x
     if min is not None:

@@ -6,6 +6,8 @@ from janusgrad.array.dtypes import DIM, PromotionError, result_type
 from janusgrad.core.tensor import record
 from janusgrad.core.views import mark_view
 from janusgrad.ops import check_same_device, defop, spec
+from janusgrad.ops.elementwise import cast, mul
+from janusgrad.ops.rules import rule_arrays, rule_tensors
 from janusgrad.ops.testing import array, small_shape
 
 
@@ -351,7 +353,6 @@ def concatenate(tensors, axis=0):
         if kept and any(t.array.ndim != 1 for t in kept):
             arrays, _ = _joint_arrays(tensors, "concatenate")
             dt = arrays[0].dtype
-            from janusgrad.ops.elementwise import cast
             return concatenate([cast(t, dt) for t in kept], axis)
     first = tensors[0]
     nd = first.array.ndim
@@ -494,7 +495,6 @@ def _make_split(draw, st, hnp):
 
 
 def _weighted_split(x, sizes, axis):
-    from janusgrad.ops.elementwise import mul
     return concatenate([mul(p, float(i + 1)) for i, p in enumerate(split(x, sizes, axis))],
                        axis)
 
@@ -583,3 +583,15 @@ spec("unnarrow", unnarrow, _make_unnarrow, ref=_unnarrow_ref)
 spec("flip", flip, _make_axes, ref=lambda a, axes: host.flip(a, axes))
 spec("tile", tile, _make_tile, ref=host.tile)
 spec("moveaxis", moveaxis, _make_moveaxis, ref=host.moveaxis)
+
+
+@rule_arrays
+def _rule_arrays(xp) -> dict:
+    return {"sum_to": sum_to_array, "narrow": narrow_array, "unnarrow": unnarrow_array}
+
+
+@rule_tensors
+def _rule_tensors() -> dict:
+    return {"broadcast_to": broadcast_to, "flip": flip, "reshape": reshape,
+            "transpose": transpose, "swapaxes": swapaxes, "sum_to": sum_to, "narrow": narrow,
+            "unnarrow": unnarrow}

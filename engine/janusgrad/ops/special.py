@@ -18,6 +18,7 @@ from janusgrad.ops import defop, spec
 from janusgrad.ops import elementwise as E
 from janusgrad.ops.elementwise import _def_unary, operands
 from janusgrad.ops.math import binary_avoiding
+from janusgrad.ops.rules import rule_arrays, rule_tensors
 from janusgrad.ops.testing import array, binary, small_shape, unary
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -196,6 +197,7 @@ airy_ai = _def_forward_only("airy_ai", _airy_ai)
 
 
 # ---------------------------------------------------------------- rule namespaces
+@rule_arrays
 def special_arrays(xp) -> dict:
     """The special functions rules use, on bare arrays of module ``xp``
     (engine.ops.rules)."""
@@ -217,6 +219,7 @@ def special_arrays(xp) -> dict:
             "log1p": xp.log1p}
 
 
+@rule_tensors
 def special_tensors() -> dict:
     """The same names as engine ops, for the recording backward."""
     return {"lgamma": lgamma, "digamma": digamma, "polygamma": polygamma, "i0": i0,
@@ -277,3 +280,5 @@ for _name, _fn, _ref_name in (
 spec("spherical_bessel_j0", spherical_bessel_j0, _make_point,
      ref=lambda a: _ref("spherical_jn")(0, a), differentiable=False)
 spec("airy_ai", airy_ai, _make_point, ref=lambda a: _ref("airy")(a)[0], differentiable=False)
+
+

@@ -9,6 +9,7 @@ derivative in the frameworks (forward only, nothing recorded).
 """
 from __future__ import annotations
 
+import importlib
 import math
 
 from janusgrad.array.backend import (
@@ -19,6 +20,7 @@ from janusgrad.array.backend import (
     int64,
     module_for,
     quiet,
+    special_of,
     xp_of,
 )
 from janusgrad.core.tensor import Tensor
@@ -28,9 +30,11 @@ from janusgrad.ops import reduce as R
 from janusgrad.ops import shape as S
 from janusgrad.ops import sorting as Q
 from janusgrad.ops import spec
+from janusgrad.ops.creation import linspace_values
 from janusgrad.ops.elementwise import _def_unary
 from janusgrad.ops.linalg import matmul
-from janusgrad.ops.testing import array, unary
+from janusgrad.ops.manip import diagonal
+from janusgrad.ops.testing import array, distinct_array, unary
 
 # ---------------------------------------------------------------- inverse hyperbolics
 acosh = _def_unary("acosh", "arccosh",
@@ -229,7 +233,6 @@ def corrcoef(x):
     c = cov(x)
     if c.array.ndim == 0:
         return E.div(c, c)
-    from janusgrad.ops.manip import diagonal
     sd = E.sqrt(diagonal(c, 0, 0, 1))
     c = E.div(c, S.unsqueeze(sd, 1))
     c = E.div(c, S.unsqueeze(sd, 0))
@@ -585,7 +588,6 @@ def histogramdd(x, bins, ranges=None, weight=None, density=False):
     by 0.5 each side where that is a point), counted as torch (the last edge closed)."""
     a = x.array
     xp = xp_of(a)
-    from janusgrad.ops.creation import linspace_values
     if a.dtype.kind != "f":
         raise RuntimeError("histogramdd: input tensor and bins tensors should have the "
                            "same dtype")
@@ -809,7 +811,6 @@ chebyshev_polynomial_t = _polynomial("chebyshev_polynomial_t")  # (named for the
 
 # ---------------------------------------------------------------- windows
 def _lin(xp, start, end, m, dt):
-    from janusgrad.ops.creation import linspace_values
     return linspace_values(start, end, m, xp.dtype(dt), xp)
 
 
@@ -855,7 +856,6 @@ def window(cls, kind, m, sym=True, dtype=None, *, device=None, **p):
         k = _lin(xp, start * c, (start + (m - 1)) * c, m, dt)
         out = xp.exp(-(k ** 2))
     elif kind == "kaiser":
-        from janusgrad.array.backend import special_of
         beta = xp.asarray(p["beta"], dt)
         c = 2.0 * beta / (m if not sym else m - 1)
         end = xp.minimum(beta, -beta + (m - 1) * c)
@@ -911,7 +911,6 @@ def legacy_window(cls, kind, length, periodic=True, dtype=None, *, device=None, 
         half = ((n - 1) >> 1) + 1
         out[half:] = 2 - out[half:]
     else:  # kaiser
-        from janusgrad.array.backend import special_of
         beta = p["beta"]
         alpha = (n - 1) / 2.0
         i0 = special_of(r).i0
@@ -929,12 +928,10 @@ def _make_shape(shape, lo=-2.0, hi=2.0, n=1):
 
 
 def _make_rows(draw, st, hnp):
-    from janusgrad.ops.testing import distinct_array
     return [distinct_array(draw, st, hnp, (3, 5), -2.0, 2.0)], {}
 
 
 def _sp(module):
-    import importlib
     return importlib.import_module(f"scipy.{module}")
 
 

@@ -10,10 +10,13 @@ class, so each frontend's failure message shows its own tensor printing.
 """
 from __future__ import annotations
 
+import functools
+import sys
 import warnings
 from collections.abc import Callable
 
 from janusgrad.array.backend import device_of, float64, from_host, host, to_host
+from janusgrad.core.mode import enable_grad
 from janusgrad.core.tensor import Tensor
 from janusgrad.transforms.functional import grads_of
 
@@ -294,7 +297,6 @@ def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-
     def vjp_of(*args):
         ins = args[:-n_out] if n_out else args
         seeds = args[-n_out:] if n_out else ()
-        from janusgrad.core.mode import enable_grad
         with enable_grad():
             outs = _differentiable(func(*ins))
             grads = grads_of(tuple(outs), [ins[i] for i in diff_in], tuple(seeds),
@@ -314,8 +316,6 @@ def bind(error_cls: type, module_name: str):
     named ``module_name`` also becomes callable as gradcheck (a drop-in import of the
     submodule under the framework's name rebinds the package attribute to the module, and
     scripts still call it)."""
-    import functools
-    import sys
 
     check = functools.update_wrapper(functools.partial(gradcheck, error_cls=error_cls), gradcheck)
     check2 = functools.update_wrapper(functools.partial(gradgradcheck, error_cls=error_cls),

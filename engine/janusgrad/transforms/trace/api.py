@@ -21,9 +21,11 @@ from janusgrad.binding.dialect import DEFAULT, Dialect
 from janusgrad.core import autograd
 from janusgrad.core.mode import GradMode, state
 from janusgrad.core.tensor import Node, Tensor, _seq
+from janusgrad.nn.module import ModuleCore
 from janusgrad.transforms.trace import replay
 from janusgrad.transforms.trace.arrays import GuardFailed, Recorder, TracedArray, note_escape
 from janusgrad.transforms.trace.program import build, defined, needed, reads, variables
+from janusgrad.transforms.trace.replay import flatten as _flatten
 
 _ENABLED = [True]
 GUARD_FAILURES = 8  # replays of a key whose guards fail before it runs eagerly for good
@@ -247,7 +249,6 @@ _MODULE_TYPE: list = []
 
 def _is_module(v) -> bool:
     if not _MODULE_TYPE:
-        from janusgrad.nn.module import ModuleCore
         _MODULE_TYPE.append(ModuleCore)
     return isinstance(v, _MODULE_TYPE[0])
 
@@ -408,19 +409,6 @@ def _foreign(outs, diff, sources, start) -> str | None:
                 return "the function reads a tensor that requires grad and is neither an " \
                        "argument nor found in its closure, globals or modules"
     return None
-
-
-def _flatten(obj):
-    """(leaves, spec) of a result made of tuples, lists and dicts."""
-    t = type(obj)
-    if t is not tuple and t is not list and t is not dict:
-        return [obj], None
-    leaves, specs = [], []
-    for x in (obj.values() if t is dict else obj):
-        lv, sp = _flatten(x)
-        leaves.extend(lv)
-        specs.append(sp)
-    return leaves, ((dict, list(obj), specs) if t is dict else (t, specs))
 
 
 def _entry(rec, sources, source_vars, leaves, spec, outs, diff, rg_sources, grads, seeds,

@@ -24,6 +24,7 @@ import scipy.special
 
 from janusgrad.array import backend
 from janusgrad.core.mode import state
+from janusgrad.ops.rules import CONSTS, const
 
 
 class Var:
@@ -218,7 +219,6 @@ def _float_constants(real_args, targs):
     other = b if type(a) is float else a
     if type(other) is not np.ndarray or (type(a) is not float) == (type(b) is not float):
         return targs
-    from janusgrad.ops.rules import CONSTS, const
     table = CONSTS.get(other.dtype)
     if table is None:
         return targs

@@ -199,9 +199,8 @@ def _eager_grads(node, gs, create_graph: bool):
     for t, v in zip(call.sources, call.versions):
         if t.version != v:
             raise node.out_cls.dialect.saved_modified(t, node, False, t.version, v)
-    from janusgrad.transforms.trace.api import _flatten
     with GradMode(True):
-        leaves, _ = _flatten(call.compiled.fn(*call.args, **call.kwargs))
+        leaves, _ = flatten(call.compiled.fn(*call.args, **call.kwargs))
     tensors = [x for x in leaves if isinstance(x, Tensor)]
     outs = [tensors[i] for i in call.entry.diff_leaves]
     rg = [call.sources[i] for i in call.entry.rg_sources]
@@ -240,3 +239,16 @@ def _selector(j: int) -> OpDef:
         op.arrays = park
         _SELECTORS.append(op)
     return _SELECTORS[j]
+
+
+def flatten(obj):
+    """(leaves, spec) of a result made of tuples, lists and dicts."""
+    t = type(obj)
+    if t is not tuple and t is not list and t is not dict:
+        return [obj], None
+    leaves, specs = [], []
+    for x in (obj.values() if t is dict else obj):
+        lv, sp = flatten(x)
+        leaves.extend(lv)
+        specs.append(sp)
+    return leaves, ((dict, list(obj), specs) if t is dict else (t, specs))
