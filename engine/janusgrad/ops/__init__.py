@@ -6,8 +6,8 @@ elementwise, math, activation, special (elementwise); reduce, sorting, stats, ma
 (reductions and statistics); shape, manip, index, scatters (layout, indexing, scatters);
 linalg, linalg_factor, linalg_lu (linear algebra); conv; creation; composite (compositions
 of engine ops); and placement (device copies).  rules.py builds each derivative's two
-forms; testing.py holds the spec strategies.  ``load_all`` imports them all (and the nn
-families that record ops).
+forms; testing.py holds the spec strategies.  ``janusgrad/__init__.py`` imports them all
+(and the nn families that record ops) from its ``_FAMILIES`` list.
 """
 from __future__ import annotations
 
